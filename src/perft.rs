@@ -1,0 +1,57 @@
+//! Move-generation counts: the number of leaf positions at a fixed depth.
+
+use shakmaty::{Chess, Move, Position};
+
+/// Leaf count of `pos` at `depth` (bulk-counted at the last ply).
+pub fn perft(pos: &Chess, depth: u32) -> u64 {
+    shakmaty::perft(pos, depth)
+}
+
+/// Leaf counts below each root move, in generation order.
+pub fn divide(pos: &Chess, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            (m, perft(&child, depth - 1))
+        })
+        .collect()
+}
+
+/// One line of a perft suite: a FEN and the expected counts by depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftCase {
+    /// The position.
+    pub fen: String,
+    /// `(depth, nodes)` pairs.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Parses `<fen> ;D1 n ;D2 n ...` lines; blank lines and `#` comments are skipped.
+pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, String> {
+    let mut cases = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or_default().trim().to_string();
+        let mut counts = Vec::new();
+        for part in parts {
+            let mut words = part.split_whitespace();
+            let (Some(d), Some(n)) = (words.next(), words.next()) else {
+                return Err(format!("line {}: bad field '{part}'", number + 1));
+            };
+            let depth = d.trim_start_matches('D').parse().map_err(|_| format!("line {}: bad depth '{d}'", number + 1))?;
+            let nodes = n.parse().map_err(|_| format!("line {}: bad count '{n}'", number + 1))?;
+            counts.push((depth, nodes));
+        }
+        cases.push(PerftCase { fen, counts });
+    }
+    Ok(cases)
+}

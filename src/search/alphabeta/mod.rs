@@ -1,0 +1,385 @@
+//! The default searcher: iterative deepening over a negamax alpha-beta search with
+//! principal variation search, a transposition table, quiescence search, killer and
+//! history move ordering, and the usual selective pruning.
+
+pub mod history;
+pub mod movepick;
+mod negamax;
+pub mod params;
+pub mod see;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::moves::{MoveCode, NO_MOVE, decode, encode};
+use crate::search::time::TimeManager;
+use crate::search::tt::TranspositionTable;
+use crate::search::{
+    Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY, Progress, Report, Reporter, Score, SearchJob, SearchOutcome,
+    Signals, mated_in,
+};
+use history::{History, Killers};
+use movepick::{MovePicker, OrderingHints};
+use negamax::{key_after, key_of};
+use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+
+/// The deepest iteration a search runs.
+pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
+
+/// A search running this long starts printing `currmove` lines and aspiration bounds.
+const VERBOSE_AFTER_MS: u128 = 1000;
+
+/// Parts of the search that can be switched off, for tests and measurements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Probe and store the transposition table.
+    pub transposition_table: bool,
+    /// Run quiescence search at the horizon (otherwise: static evaluation).
+    pub quiescence: bool,
+    /// Order quiet moves by the two killers of the ply.
+    pub killers: bool,
+    /// Order quiet moves by the history heuristic.
+    pub history: bool,
+    /// Selective pruning and reductions (null move, futility, LMR, LMP, SEE, IIR).
+    pub pruning: bool,
+    /// Search checking moves one ply deeper.
+    pub check_extension: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+}
+
+impl Features {
+    /// Everything on: how the engine plays.
+    pub const FULL: Features = Features {
+        transposition_table: true,
+        quiescence: true,
+        killers: true,
+        history: true,
+        pruning: true,
+        check_extension: true,
+        aspiration: true,
+    };
+
+    /// Plain fixed-depth alpha-beta with static evaluation at the leaves.
+    pub const PLAIN: Features = Features {
+        transposition_table: false,
+        quiescence: false,
+        killers: false,
+        history: false,
+        pruning: false,
+        check_extension: false,
+        aspiration: false,
+    };
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features::FULL
+    }
+}
+
+/// One root move and what the last iterations learned about it.
+#[derive(Clone, Copy, Debug)]
+struct RootMove {
+    mv: Move,
+    /// Value from the last iteration where it was searched with an open window.
+    value: i32,
+    /// Nodes spent below it in the current iteration (orders the non-best moves).
+    nodes: u64,
+}
+
+/// The alpha-beta searcher and its memory between searches.
+pub struct AlphaBeta {
+    /// Which parts of the search run.
+    pub features: Features,
+    tt: TranspositionTable,
+    killers: Killers,
+    history: History,
+    signals: Arc<Signals>,
+    // State of the running search.
+    nodes: u64,
+    node_limit: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Set once depth 1 has finished: from then on the clock and node limit may stop us.
+    has_result: bool,
+    time: Option<TimeManager>,
+    keys: Vec<u64>,
+    root_index: usize,
+    pv: Box<[[MoveCode; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+}
+
+impl AlphaBeta {
+    /// A searcher with a `hash_mb` table, listening to `signals`.
+    pub fn new(hash_mb: usize, signals: Arc<Signals>) -> Result<AlphaBeta, String> {
+        Ok(AlphaBeta {
+            features: Features::FULL,
+            tt: TranspositionTable::new(hash_mb)?,
+            killers: Killers::default(),
+            history: History::default(),
+            signals,
+            nodes: 0,
+            node_limit: u64::MAX,
+            seldepth: 0,
+            stopped: false,
+            has_result: false,
+            time: None,
+            keys: Vec::with_capacity(1024),
+            root_index: 0,
+            pv: Box::new([[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 2],
+        })
+    }
+
+    /// Forgets everything learned: table, killers, history.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.killers.clear();
+        self.history.clear();
+    }
+
+    /// Empties the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Replaces the table with one of `mb` megabytes; on failure the old table stays.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.tt = TranspositionTable::new(mb)?;
+        Ok(())
+    }
+
+    /// Nodes searched by the last (or running) search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Stops the search when the stop flag is set, the node limit is reached or the hard
+    /// time limit has passed (the last two only once depth 1 has given a move).
+    fn poll_limits(&mut self) {
+        if self.signals.stop_requested() {
+            self.stopped = true;
+        } else if self.has_result {
+            let out_of_time = self.time.as_mut().is_some_and(|t| t.hard_expired(&self.signals));
+            if out_of_time || self.nodes >= self.node_limit {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Runs a search to its limits and returns the move to play.
+    pub fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+        let start = Instant::now();
+        let root = &job.root;
+        let limits = &job.limits;
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.has_result = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.time = Some(TimeManager::new(limits, root.turn(), job.move_overhead));
+        self.killers.clear();
+        self.tt.new_search();
+        self.keys.clear();
+        self.keys.extend_from_slice(&job.history);
+        self.root_index = self.keys.len();
+        let root_key = key_of(root);
+        self.keys.push(root_key);
+
+        let mut root_moves = self.initial_root_moves(root, root_key, &limits.searchmoves);
+        if root_moves.is_empty() {
+            let value = if root.is_check() { mated_in(0) } else { 0 };
+            return SearchOutcome {
+                best: None,
+                ponder: None,
+                report: self.report(0, value, Bound::Exact, Vec::new(), start),
+            };
+        }
+
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best_line: Vec<Move> = vec![root_moves[0].mv];
+        let mut best_value: i32 = 0;
+        let mut final_report = None;
+        for depth in 1..=max_depth {
+            let (mut alpha, mut beta) = (-INFINITY, INFINITY);
+            let mut delta = ASPIRATION_DELTA;
+            if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && best_value.abs() < MATE_BOUND {
+                alpha = (best_value - delta).max(-INFINITY);
+                beta = (best_value + delta).min(INFINITY);
+            }
+            let value = loop {
+                let value = self.search_root(root, root_key, depth as i32, alpha, beta, &mut root_moves, reporter, start);
+                if self.stopped {
+                    break value;
+                }
+                let bound = if value <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (value - delta).max(-INFINITY);
+                    Bound::Upper
+                } else if value >= beta {
+                    beta = (value + delta).min(INFINITY);
+                    Bound::Lower
+                } else {
+                    break value;
+                };
+                delta *= 2;
+                if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
+                    let line = self.principal_line(root);
+                    reporter.report(Progress::Iteration(self.report(depth, value, bound, line, start)));
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            best_value = value;
+            best_line = self.principal_line(root);
+            self.has_result = true;
+            let report = self.report(depth, value, Bound::Exact, best_line.clone(), start);
+            reporter.report(Progress::Iteration(report.clone()));
+            final_report = Some(report);
+
+            if let Some(mate) = limits.mate
+                && value >= MATE_BOUND
+                && (MATE - value + 1) / 2 <= mate as i32
+            {
+                break;
+            }
+            let time = self.time.as_mut().expect("set at the start of the search");
+            if time.soft_expired(&self.signals) {
+                break;
+            }
+            if time.is_timed() && root_moves.len() == 1 && !self.signals.is_pondering() {
+                break;
+            }
+            if self.nodes >= self.node_limit {
+                break;
+            }
+        }
+
+        let report = match final_report {
+            Some(mut report) => {
+                report.nodes = self.nodes;
+                report.elapsed = start.elapsed();
+                report.hashfull = self.tt.hashfull();
+                report
+            }
+            None => self.report(1, best_value, Bound::Exact, best_line.clone(), start),
+        };
+        let best = best_line[0];
+        let ponder = best_line.get(1).copied().or_else(|| self.ponder_from_table(root, root_key, best));
+        SearchOutcome { best: Some(best), ponder, report }
+    }
+
+    /// Legal root moves (restricted to `searchmoves` when given), ordered for depth 1.
+    fn initial_root_moves(&self, root: &Chess, root_key: u64, searchmoves: &[Move]) -> Vec<RootMove> {
+        let mut legal = root.legal_moves();
+        if !searchmoves.is_empty() {
+            legal.retain(|m| searchmoves.contains(m));
+        }
+        let tt_move = self.tt.probe(root_key, 0).map_or(NO_MOVE, |h| h.mv);
+        let see_of = |m: Move| see::see(root, m);
+        let hints = OrderingHints { tt_move, killers: [NO_MOVE; 2], history: None, see: Some(&see_of) };
+        MovePicker::new(legal, &hints).map(|mv| RootMove { mv, value: -INFINITY, nodes: 0 }).collect()
+    }
+
+    /// One iteration over the root moves; returns the best value (fail-soft).
+    #[allow(clippy::too_many_arguments)]
+    fn search_root(
+        &mut self,
+        root: &Chess,
+        root_key: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        root_moves: &mut [RootMove],
+        reporter: &mut dyn Reporter,
+        start: Instant,
+    ) -> i32 {
+        self.pv_len[0] = 0;
+        let mut best_value = -INFINITY;
+        for index in 0..root_moves.len() {
+            let mv = root_moves[index].mv;
+            if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
+                reporter.report(Progress::CurrentMove { depth: depth as u32, mv, number: index as u32 + 1 });
+            }
+            let nodes_before = self.nodes;
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            let child_key = key_after(root, root_key, mv, &child);
+            let extension = i32::from(self.features.check_extension && child.is_check());
+            let new_depth = depth - 1 + extension;
+            self.keys.push(child_key);
+            let value = if index == 0 {
+                -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
+            } else {
+                let value = -self.negamax::<false>(&child, child_key, new_depth, 1, -alpha - 1, -alpha, true);
+                if value > alpha && value < beta {
+                    -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
+                } else {
+                    value
+                }
+            };
+            self.keys.pop();
+            root_moves[index].nodes = self.nodes - nodes_before;
+            if self.stopped {
+                return best_value;
+            }
+            if value > best_value {
+                best_value = value;
+            }
+            if value > alpha {
+                root_moves[index].value = value;
+                alpha = value;
+                self.update_pv(0, encode(mv));
+                if value >= beta {
+                    break;
+                }
+            } else {
+                root_moves[index].value = -INFINITY;
+            }
+        }
+        // The best move first, the others by the effort they took (a proxy for how close
+        // they came).
+        if let Some(best) = self.pv_len[0].checked_sub(1).map(|_| self.pv[0][0]) {
+            root_moves.sort_by_key(|rm| (encode(rm.mv) != best, std::cmp::Reverse(rm.nodes)));
+        }
+        best_value
+    }
+
+    /// The principal variation as moves, replayed from the root.
+    fn principal_line(&self, root: &Chess) -> Vec<Move> {
+        let mut pos = root.clone();
+        let mut line = Vec::with_capacity(self.pv_len[0]);
+        for &code in &self.pv[0][..self.pv_len[0]] {
+            let Some(m) = decode(&pos, code) else { break };
+            pos.play_unchecked(m);
+            line.push(m);
+        }
+        line
+    }
+
+    /// When the PV ends after our move, the table may still know the expected reply.
+    fn ponder_from_table(&self, root: &Chess, root_key: u64, best: Move) -> Option<Move> {
+        let mut child = root.clone();
+        child.play_unchecked(best);
+        let key = key_after(root, root_key, best, &child);
+        let hit = self.tt.probe(key, 1)?;
+        decode(&child, hit.mv)
+    }
+
+    fn report(&self, depth: u32, value: i32, bound: Bound, pv: Vec<Move>, start: Instant) -> Report {
+        Report {
+            depth,
+            seldepth: (self.seldepth as u32).max(depth),
+            score: Score::from_value(value),
+            bound,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv,
+        }
+    }
+}

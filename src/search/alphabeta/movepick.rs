@@ -1,0 +1,150 @@
+//! Move ordering: TT move, good captures by MVV-LVA, the two killers, quiet moves by
+//! history, then losing captures. shakmaty generates all moves at once, so the picker
+//! stages the ordering: it scores every move and hands them out best first by selection.
+
+use shakmaty::{Move, MoveList, Role};
+
+use crate::moves::{MoveCode, encode, role_value};
+
+/// Order class of the transposition-table move.
+const TT_MOVE: i32 = 1 << 30;
+/// Order class of captures that do not lose material, and queen promotions.
+const GOOD_CAPTURE: i32 = 1 << 28;
+/// Order class of the first killer (the second is one lower).
+const KILLER: i32 = 1 << 27;
+/// Order class of losing captures and under-promotions: after every quiet move.
+const BAD_CAPTURE: i32 = -(1 << 28);
+
+/// Capacity of shakmaty's move list.
+const MAX_MOVES: usize = 270;
+
+/// Hands out the moves of one node in order of promise.
+pub struct MovePicker {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+}
+
+/// What the picker needs to know to order a node's moves.
+pub struct OrderingHints<'a> {
+    /// The transposition-table move.
+    pub tt_move: MoveCode,
+    /// The killers of this ply (zero when unused).
+    pub killers: [MoveCode; 2],
+    /// History score of a quiet move; `None` to order quiets as generated.
+    pub history: Option<&'a dyn Fn(Move) -> i32>,
+    /// Exchange evaluation of a capture; `None` to treat every capture as good.
+    pub see: Option<&'a dyn Fn(Move) -> i32>,
+}
+
+/// The MVV-LVA key: most valuable victim first, least valuable attacker among equals.
+#[inline]
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = if m.is_en_passant() { role_value(Role::Pawn) } else { m.capture().map_or(0, role_value) };
+    let promotion = m.promotion().map_or(0, role_value);
+    (victim + promotion) * 8 - m.role() as i32
+}
+
+/// True for moves that change material: captures and promotions.
+#[inline]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+impl MovePicker {
+    /// Scores `moves` for a main-search node.
+    pub fn new(moves: MoveList, hints: &OrderingHints) -> MovePicker {
+        let mut scores = [0; MAX_MOVES];
+        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+            let code = encode(m);
+            *score = if code == hints.tt_move {
+                TT_MOVE
+            } else if is_tactical(m) {
+                let losing = m.promotion().is_some_and(|r| r != Role::Queen)
+                    || hints.see.is_some_and(|see| m.is_capture() && see(m) < 0);
+                mvv_lva(m) + if losing { BAD_CAPTURE } else { GOOD_CAPTURE }
+            } else if code == hints.killers[0] {
+                KILLER
+            } else if code == hints.killers[1] {
+                KILLER - 1
+            } else {
+                hints.history.map_or(0, |h| h(m))
+            };
+        }
+        MovePicker { moves, scores, next: 0 }
+    }
+
+    /// Scores captures and promotions for quiescence: MVV-LVA only.
+    pub fn tactical(moves: MoveList) -> MovePicker {
+        let mut scores = [0; MAX_MOVES];
+        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+            *score = mvv_lva(m);
+        }
+        MovePicker { moves, scores, next: 0 }
+    }
+
+    /// Number of moves in the picker.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// True when the node has no moves.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+}
+
+impl Iterator for MovePicker {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::parse_uci;
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    #[test]
+    fn order_is_tt_captures_killers_quiets() {
+        let pos: Chess = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let tt = parse_uci(&pos, "a2a3").unwrap();
+        let killer = parse_uci(&pos, "b2b3").unwrap();
+        let history = |m: Move| if m == parse_uci(&pos, "g2g3").unwrap() { 500 } else { 0 };
+        let hints = OrderingHints {
+            tt_move: encode(tt),
+            killers: [encode(killer), 0],
+            history: Some(&history),
+            see: None,
+        };
+        let order: Vec<Move> = MovePicker::new(pos.legal_moves(), &hints).collect();
+        assert_eq!(order.len(), 48);
+        assert_eq!(order[0], tt);
+        let captures = pos.legal_moves().iter().filter(|m| m.is_capture()).count();
+        assert!(order[1..=captures].iter().all(|m| m.is_capture()));
+        // The most valuable victim first: the bishop on a6.
+        assert_eq!(order[1].capture(), Some(Role::Bishop));
+        assert_eq!(order[captures + 1], killer);
+        assert_eq!(order[captures + 2], parse_uci(&pos, "g2g3").unwrap());
+    }
+}

@@ -1,0 +1,380 @@
+//! The recursive search: negamax alpha-beta with principal variation search, and the
+//! quiescence search at the horizon. Node kinds (PV or not) are compile-time parameters.
+
+use once_cell::sync::Lazy;
+use shakmaty::{Chess, EnPassantMode, Move, Position, Role, zobrist::Zobrist64};
+
+use super::AlphaBeta;
+use super::movepick::{MovePicker, OrderingHints, is_tactical};
+use super::params::*;
+use super::see::see;
+use crate::eval::evaluate;
+use crate::moves::{MoveCode, NO_MOVE, encode, role_value};
+use crate::search::tt::TtBound;
+use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mate_in, mated_in};
+
+/// Late-move reductions by draft and move number.
+static LMR_TABLE: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut table = [[0; 64]; 64];
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (moves, r) in row.iter_mut().enumerate().skip(1) {
+            let ln = (depth as f64).ln() * (moves as f64).ln();
+            *r = (LMR_BASE + ln / LMR_DIVISOR) as i32;
+        }
+    }
+    table
+});
+
+/// The zobrist key of `pos` after `m`, incrementally where shakmaty can.
+#[inline]
+pub(super) fn key_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
+    pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal)
+        .map_or_else(|| child.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0, |z| z.0)
+}
+
+/// The zobrist key of `pos`.
+#[inline]
+pub(super) fn key_of(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// True if the side to move has a piece other than pawns and king (null move is safe).
+fn has_non_pawn_material(pos: &Chess) -> bool {
+    let board = pos.board();
+    let ours = board.by_color(pos.turn());
+    (ours & !board.pawns() & !board.kings()).any()
+}
+
+impl AlphaBeta {
+    /// Counts a node and, every [`CHECK_INTERVAL`] nodes, looks at the stop flag, the node
+    /// limit and the clock. Returns true when the search must unwind.
+    #[inline]
+    pub(super) fn visit(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.nodes % CHECK_INTERVAL == 0 || self.nodes >= self.node_limit {
+            self.poll_limits();
+        }
+        self.stopped
+    }
+
+    /// True when the game is drawn at this node by rule: fifty moves, insufficient
+    /// material or repetition. A repetition after the root counts at once; one of the
+    /// game's earlier positions must have occurred twice before (threefold).
+    pub(super) fn is_draw(&self, pos: &Chess) -> bool {
+        if pos.halfmoves() >= 100 {
+            return !pos.is_checkmate();
+        }
+        if pos.is_insufficient_material() {
+            return true;
+        }
+        let n = self.keys.len();
+        let current = self.keys[n - 1];
+        let reach = (pos.halfmoves() as usize).min(n - 1);
+        let mut earlier = 0;
+        let mut back = 4;
+        while back <= reach {
+            let index = n - 1 - back;
+            if self.keys[index] == current {
+                if index > self.root_index {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Negamax alpha-beta search of `pos` (whose key is on top of `self.keys`) to `depth`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax<const PV: bool>(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        allow_null: bool,
+    ) -> i32 {
+        let features = self.features;
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            if features.quiescence {
+                return self.quiescence(pos, ply, alpha, beta);
+            }
+            self.visit(ply);
+            return evaluate(pos);
+        }
+        if self.visit(ply) {
+            return 0;
+        }
+        if self.is_draw(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        if features.pruning {
+            // Mate distance pruning: no line from here can beat a mate already found nearer.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let in_check = pos.is_check();
+        let tt_hit = if features.transposition_table { self.tt.probe(key, ply) } else { None };
+        let tt_move = tt_hit.map_or(NO_MOVE, |h| h.mv);
+        if let Some(hit) = tt_hit
+            && !PV
+            && hit.depth >= depth
+        {
+            let usable = match hit.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => hit.value >= beta,
+                TtBound::Upper => hit.value <= alpha,
+            };
+            if usable {
+                return hit.value;
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tt_hit.map_or_else(|| evaluate(pos), |h| h.eval)
+        };
+
+        if features.pruning && !PV && !in_check {
+            // Reverse futility pruning: far above beta at low draft, a quiet position holds.
+            if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * depth >= beta && static_eval < MATE_BOUND {
+                return static_eval;
+            }
+            // Null-move pruning: if passing still fails high, a real move will too.
+            if allow_null
+                && depth >= NMP_MIN_DEPTH
+                && static_eval >= beta
+                && has_non_pawn_material(pos)
+                && let Ok(null_pos) = pos.clone().swap_turn()
+            {
+                let reduction = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let null_key = key_of(&null_pos);
+                self.keys.push(null_key);
+                let value =
+                    -self.negamax::<false>(&null_pos, null_key, depth - 1 - reduction, ply + 1, -beta, -beta + 1, false);
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if value >= beta {
+                    return if value >= MATE_BOUND { beta } else { value };
+                }
+            }
+        }
+
+        // Internal iterative reduction: a node without a table move is searched a ply
+        // shallower; the next visit finds the move this search leaves behind.
+        if features.pruning && features.transposition_table && depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE {
+            depth -= 1;
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { mated_in(ply) } else { 0 };
+        }
+        let side = pos.turn();
+        let killers = if features.killers { self.killers.at(ply) } else { [NO_MOVE; 2] };
+        let history = &self.history;
+        let history_score = |m: Move| history.score(side, encode(m));
+        let see_of = |m: Move| see(pos, m);
+        let hints = OrderingHints {
+            tt_move,
+            killers,
+            history: features.history.then_some(&history_score as &dyn Fn(Move) -> i32),
+            see: features.pruning.then_some(&see_of as &dyn Fn(Move) -> i32),
+        };
+        let picker = MovePicker::new(moves, &hints);
+
+        let mut best_value = -INFINITY;
+        let mut best_move = NO_MOVE;
+        let mut quiets_tried = [NO_MOVE; 64];
+        let mut quiet_count = 0usize;
+        let mut searched = 0usize;
+        let futile = features.pruning
+            && !PV
+            && !in_check
+            && depth <= FUTILITY_MAX_DEPTH
+            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+
+        for m in picker {
+            let code = encode(m);
+            let quiet = !is_tactical(m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+
+            if features.pruning && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
+                if depth <= LMP_MAX_DEPTH && quiet_count as i32 >= LMP_BASE + depth * depth {
+                    continue;
+                }
+                if futile {
+                    continue;
+                }
+            }
+
+            let child_key = key_after(pos, key, m, &child);
+            let extension = i32::from(features.check_extension && gives_check);
+            let new_depth = depth - 1 + extension;
+            self.keys.push(child_key);
+            let value = if searched == 0 {
+                -self.negamax::<PV>(&child, child_key, new_depth, ply + 1, -beta, -alpha, true)
+            } else {
+                let mut reduction = 0;
+                if features.pruning
+                    && depth >= LMR_MIN_DEPTH
+                    && searched >= LMR_FULL_DEPTH_MOVES
+                    && quiet
+                    && !gives_check
+                    && !in_check
+                {
+                    reduction = LMR_TABLE[(depth as usize).min(63)][searched.min(63)];
+                    reduction -= i32::from(PV);
+                    reduction -= i32::from(code == killers[0] || code == killers[1]);
+                    if features.history {
+                        reduction -= self.history.score(side, code) / LMR_HISTORY_DIVISOR;
+                    }
+                    reduction = reduction.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut value =
+                    -self.negamax::<false>(&child, child_key, new_depth - reduction, ply + 1, -alpha - 1, -alpha, true);
+                if value > alpha && reduction > 0 {
+                    value = -self.negamax::<false>(&child, child_key, new_depth, ply + 1, -alpha - 1, -alpha, true);
+                }
+                if PV && value > alpha && value < beta {
+                    value = -self.negamax::<true>(&child, child_key, new_depth, ply + 1, -beta, -alpha, true);
+                }
+                value
+            };
+            self.keys.pop();
+            searched += 1;
+            if self.stopped {
+                return 0;
+            }
+
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = code;
+                    alpha = value;
+                    if PV {
+                        self.update_pv(ply, code);
+                    }
+                    if value >= beta {
+                        if quiet {
+                            if features.killers {
+                                self.killers.record(ply, code);
+                            }
+                            if features.history {
+                                self.history.update(side, depth, code, &quiets_tried[..quiet_count]);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = code;
+                quiet_count += 1;
+            }
+        }
+
+        if features.transposition_table {
+            let bound = if best_value >= beta {
+                TtBound::Lower
+            } else if best_move != NO_MOVE {
+                TtBound::Exact
+            } else {
+                TtBound::Upper
+            };
+            self.tt.store(key, ply, best_move, best_value, static_eval, depth, bound);
+        }
+        best_value
+    }
+
+    /// Quiescence search: stand pat, then captures and promotions (every evasion when in
+    /// check) until the position is quiet.
+    pub(super) fn quiescence(&mut self, pos: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.visit(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let pruning = self.features.pruning;
+        let in_check = pos.is_check();
+        let mut moves = pos.legal_moves();
+        let stand_pat;
+        let mut best_value;
+        if in_check {
+            if moves.is_empty() {
+                return mated_in(ply);
+            }
+            stand_pat = -INFINITY;
+            best_value = -INFINITY;
+        } else {
+            stand_pat = evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_value = stand_pat;
+            moves.retain(|m| is_tactical(*m));
+        }
+
+        for m in MovePicker::tactical(moves) {
+            if !in_check && pruning {
+                let gain = m.capture().map_or(0, role_value)
+                    + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
+                    + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
+                if stand_pat + gain + DELTA_MARGIN <= alpha || see(pos, m) < 0 {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let value = -self.quiescence(&child, ply + 1, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_value
+    }
+
+    /// Makes `code` followed by the child's line the principal variation at `ply`.
+    pub(super) fn update_pv(&mut self, ply: usize, code: MoveCode) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line[0] = code;
+        line[1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+}

@@ -1,0 +1,57 @@
+//! Every tunable number of the alpha-beta searcher.
+
+/// Nodes between two checks of the clock and the stop flag.
+pub const CHECK_INTERVAL: u64 = 1024;
+
+/// Aspiration windows start at this depth...
+pub const ASPIRATION_MIN_DEPTH: u32 = 5;
+/// ...with this half-width in centipawns, doubled after each failure.
+pub const ASPIRATION_DELTA: i32 = 25;
+
+/// Reverse futility pruning: deepest draft where it applies.
+pub const RFP_MAX_DEPTH: i32 = 7;
+/// Reverse futility margin per ply of draft.
+pub const RFP_MARGIN: i32 = 75;
+
+/// Null-move pruning: shallowest draft where it applies.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Null-move base reduction.
+pub const NMP_BASE_REDUCTION: i32 = 3;
+/// Extra null-move reduction: one ply per this many plies of draft.
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// Extra null-move reduction: one ply per this many centipawns of eval above beta (max 3).
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+
+/// Futility pruning of quiet moves: deepest draft where it applies.
+pub const FUTILITY_MAX_DEPTH: i32 = 6;
+/// Futility margin: base plus per ply of draft.
+pub const FUTILITY_BASE: i32 = 100;
+/// Futility margin per ply.
+pub const FUTILITY_PER_DEPTH: i32 = 100;
+
+/// Late move pruning: deepest draft where it applies.
+pub const LMP_MAX_DEPTH: i32 = 6;
+/// Late move pruning: quiets allowed before pruning is `LMP_BASE + depth²`.
+pub const LMP_BASE: i32 = 3;
+
+/// Late move reductions: shallowest draft where they apply.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Late move reductions: moves searched at full depth before reducing.
+pub const LMR_FULL_DEPTH_MOVES: usize = 3;
+/// Late move reductions: `BASE + ln(depth)·ln(moves) / DIVISOR` plies.
+pub const LMR_BASE: f64 = 0.75;
+/// Divisor of the logarithmic reduction term.
+pub const LMR_DIVISOR: f64 = 2.25;
+/// History score worth one ply less (or more) of reduction.
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+/// Internal iterative reduction: shallowest draft where a missing TT move costs a ply.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Quiescence delta pruning: a capture must be able to lift the score within this of alpha.
+pub const DELTA_MARGIN: i32 = 200;
+
+/// History values stay within ±this.
+pub const HISTORY_MAX: i32 = 16_384;
+/// Largest single history bonus (the bonus is depth², capped).
+pub const HISTORY_BONUS_MAX: i32 = 1_600;

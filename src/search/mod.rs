@@ -1,0 +1,213 @@
+//! What every searcher shares: limits from `go`, scores, progress reports, the stop
+//! signals, the time manager and the transposition table.
+
+pub mod alphabeta;
+pub mod time;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use shakmaty::{CastlingMode, Chess, Move};
+
+/// The deepest ply any search line may reach.
+pub const MAX_PLY: usize = 128;
+/// The value of delivering mate at the root; mate in `n` plies is `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Larger than any value a search returns.
+pub const INFINITY: i32 = 32_001;
+/// Values at or beyond this magnitude are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// The value for the side to move when it mates in `ply` plies.
+#[inline]
+pub const fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+/// The value for the side to move when it is mated in `ply` plies.
+#[inline]
+pub const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// A search value as UCI reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the engine's point of view.
+    Centipawns(i32),
+    /// Mate in this many moves; negative when the engine is being mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal search value into a reported score.
+    pub fn from_value(value: i32) -> Score {
+        if value >= MATE_BOUND {
+            Score::Mate((MATE - value + 1) / 2)
+        } else if value <= -MATE_BOUND {
+            Score::Mate(-((MATE + value) / 2))
+        } else {
+            Score::Centipawns(value)
+        }
+    }
+}
+
+/// Whether a reported score is exact or only a bound (after an aspiration-window failure).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score.
+    Exact,
+    /// The true score is at least this.
+    Lower,
+    /// The true score is at most this.
+    Upper,
+}
+
+/// The limits of one search, from the `go` command.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// White's clock in ms (may be zero or negative: move at once).
+    pub wtime: Option<i64>,
+    /// Black's clock in ms.
+    pub btime: Option<i64>,
+    /// White's increment in ms.
+    pub winc: Option<i64>,
+    /// Black's increment in ms.
+    pub binc: Option<i64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum number of nodes.
+    pub nodes: Option<u64>,
+    /// Stop when a mate in at most this many moves is found.
+    pub mate: Option<u32>,
+    /// Exact time for this move in ms.
+    pub movetime: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder: search without a clock until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all legal moves).
+    pub searchmoves: Vec<Move>,
+}
+
+/// Flags shared between the thread that reads commands and a running search.
+#[derive(Debug, Default)]
+pub struct Signals {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+}
+
+impl Signals {
+    /// Asks the running search to stop as soon as possible.
+    pub fn request_stop(&self) {
+        self.stop.store(true, Ordering::Release);
+    }
+
+    /// True once `stop` (or `quit`) has been requested.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// True while the search ponders (no clock runs until `ponderhit`).
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    /// Turns a ponder search into a normal timed one, its clock starting now.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    /// Resets the flags for a new search.
+    pub fn arm(&self, pondering: bool) {
+        self.stop.store(false, Ordering::Release);
+        self.pondering.store(pondering, Ordering::Release);
+    }
+}
+
+/// One search's input: the root, the positions before it (for repetitions) and the limits.
+#[derive(Clone, Debug)]
+pub struct SearchJob {
+    /// The position to search.
+    pub root: Chess,
+    /// Zobrist keys of the game's earlier positions, oldest first, the root's excluded.
+    pub history: Vec<u64>,
+    /// Limits from `go`.
+    pub limits: Limits,
+    /// Milliseconds to keep in reserve for communication delays.
+    pub move_overhead: u64,
+    /// How castling moves are printed.
+    pub castling_mode: CastlingMode,
+}
+
+/// The progress of a search after one iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Nominal depth in plies.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score for the side to move at the root.
+    pub score: Score,
+    /// Whether `score` is exact or a bound.
+    pub bound: Bound,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Table occupancy in per mille.
+    pub hashfull: u32,
+    /// Principal variation from the root.
+    pub pv: Vec<Move>,
+}
+
+impl Report {
+    /// Nodes per second so far.
+    pub fn nps(&self) -> u64 {
+        let micros = self.elapsed.as_micros().max(1);
+        (self.nodes as u128 * 1_000_000 / micros) as u64
+    }
+}
+
+/// What a searcher tells the outside world while it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// A finished iteration, or an aspiration bound.
+    Iteration(Report),
+    /// The root move being searched, once the search has run a while.
+    CurrentMove {
+        /// Current depth.
+        depth: u32,
+        /// The move.
+        mv: Move,
+        /// Its 1-based number in the root move order.
+        number: u32,
+    },
+}
+
+/// Receives a searcher's progress; the UCI layer turns it into `info` lines.
+pub trait Reporter {
+    /// Called from the search thread.
+    fn report(&mut self, progress: Progress);
+}
+
+/// A reporter that drops everything (bench, EPD runs, tests).
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn report(&mut self, _: Progress) {}
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOutcome {
+    /// The move to play; `None` when the root has no legal move.
+    pub best: Option<Move>,
+    /// The expected reply, for `bestmove ... ponder ...`.
+    pub ponder: Option<Move>,
+    /// The final report (score, pv, nodes) sent before `bestmove`.
+    pub report: Report,
+}

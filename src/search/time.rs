@@ -1,0 +1,140 @@
+//! Time management: how long to think, from the clocks or a fixed move time.
+//!
+//! Two budgets: the *soft* one decides whether another iteration may start, the *hard*
+//! one stops a running iteration. While pondering neither runs; `ponderhit` starts them.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::Color;
+
+use super::{Limits, Signals};
+
+/// Moves assumed to remain when the GUI sends no `movestogo`.
+const DEFAULT_MOVES_TO_GO: i64 = 25;
+/// The most moves ahead the clock is shared over.
+const MAX_MOVES_TO_GO: i64 = 50;
+/// Share of the increment spent on this move, in per mille.
+const INCREMENT_SHARE_PER_MILLE: i64 = 750;
+/// The hard limit as a multiple of the soft budget.
+const HARD_FACTOR: i64 = 3;
+/// The hard limit never exceeds this share of the remaining clock, in per mille.
+const MAX_CLOCK_SHARE_PER_MILLE: i64 = 700;
+
+/// Budgets for one search.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    awaiting_ponderhit: bool,
+}
+
+impl TimeManager {
+    /// Computes the budgets for the side `turn` under `limits`.
+    pub fn new(limits: &Limits, turn: Color, move_overhead: u64) -> TimeManager {
+        let (soft, hard) = budgets(limits, turn, move_overhead as i64);
+        TimeManager {
+            start: Instant::now(),
+            soft: soft.map(Duration::from_millis),
+            hard: hard.map(Duration::from_millis),
+            awaiting_ponderhit: limits.ponder,
+        }
+    }
+
+    /// True when the budget says not to start another iteration.
+    pub fn soft_expired(&mut self, signals: &Signals) -> bool {
+        self.expired(self.soft, signals)
+    }
+
+    /// True when the running iteration must stop now.
+    pub fn hard_expired(&mut self, signals: &Signals) -> bool {
+        self.expired(self.hard, signals)
+    }
+
+    /// True when the search runs on a clock (not fixed depth, nodes or infinite).
+    pub fn is_timed(&self) -> bool {
+        self.hard.is_some()
+    }
+
+    fn expired(&mut self, budget: Option<Duration>, signals: &Signals) -> bool {
+        if self.awaiting_ponderhit {
+            if signals.is_pondering() {
+                return false;
+            }
+            self.awaiting_ponderhit = false;
+            self.start = Instant::now();
+        }
+        budget.is_some_and(|b| self.start.elapsed() >= b)
+    }
+}
+
+/// (soft, hard) budgets in ms, or `None` for an untimed search.
+fn budgets(limits: &Limits, turn: Color, overhead: i64) -> (Option<u64>, Option<u64>) {
+    if limits.infinite {
+        return (None, None);
+    }
+    if let Some(movetime) = limits.movetime {
+        let t = (movetime as i64 - overhead).max(1) as u64;
+        return (Some(t), Some(t));
+    }
+    let (time, inc) = match turn {
+        Color::White => (limits.wtime, limits.winc),
+        Color::Black => (limits.btime, limits.binc),
+    };
+    let Some(time) = time else {
+        return (None, None);
+    };
+    let available = (time - overhead).max(0);
+    let inc = inc.unwrap_or(0).max(0);
+    let moves = limits
+        .movestogo
+        .map_or(DEFAULT_MOVES_TO_GO, |m| m as i64)
+        .clamp(1, MAX_MOVES_TO_GO);
+    let hard = (available * MAX_CLOCK_SHARE_PER_MILLE / 1000).max(0);
+    let soft = available / moves + inc * INCREMENT_SHARE_PER_MILLE / 1000;
+    let hard = (soft * HARD_FACTOR).min(hard);
+    let soft = soft.min(hard);
+    (Some(soft as u64), Some(hard as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(wtime: i64, winc: i64, movestogo: Option<u32>) -> Limits {
+        Limits { wtime: Some(wtime), winc: Some(winc), movestogo, ..Limits::default() }
+    }
+
+    #[test]
+    fn hard_limit_stays_inside_the_clock() {
+        for (t, inc, mtg) in [(5000, 50, None), (100, 0, None), (60_000, 0, Some(1)), (300, 1000, None)] {
+            let (soft, hard) = budgets(&clock(t, inc, mtg), Color::White, 10);
+            let (soft, hard) = (soft.unwrap() as i64, hard.unwrap() as i64);
+            assert!(soft <= hard, "{t} {inc}");
+            assert!(hard < t, "{t} {inc}: hard {hard}");
+        }
+    }
+
+    #[test]
+    fn empty_or_negative_clock_moves_at_once() {
+        for t in [0, -500] {
+            let (soft, hard) = budgets(&clock(t, 0, None), Color::White, 10);
+            assert_eq!((soft, hard), (Some(0), Some(0)));
+        }
+    }
+
+    #[test]
+    fn untimed_searches_have_no_budget() {
+        assert_eq!(budgets(&Limits::default(), Color::White, 10), (None, None));
+        let infinite = Limits { infinite: true, ..clock(1000, 0, None) };
+        assert_eq!(budgets(&infinite, Color::White, 10), (None, None));
+        let black_only = Limits { btime: Some(1000), ..Limits::default() };
+        assert_eq!(budgets(&black_only, Color::White, 10), (None, None));
+    }
+
+    #[test]
+    fn movetime_is_used_minus_overhead() {
+        let limits = Limits { movetime: Some(1000), ..Limits::default() };
+        assert_eq!(budgets(&limits, Color::Black, 10), (Some(990), Some(990)));
+    }
+}

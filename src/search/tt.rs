@@ -1,0 +1,224 @@
+//! The transposition table: four 16-byte entries per 64-byte bucket, depth-preferred
+//! replacement with aging, mate scores stored relative to the node.
+
+use crate::moves::{MoveCode, NO_MOVE};
+
+use super::MATE_BOUND;
+
+/// What a stored value says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TtBound {
+    /// The exact value.
+    Exact,
+    /// A lower bound (the search failed high).
+    Lower,
+    /// An upper bound (the search failed low).
+    Upper,
+}
+
+/// A table hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// Best or refuting move, or [`NO_MOVE`].
+    pub mv: MoveCode,
+    /// Value, already adjusted to the probing ply.
+    pub value: i32,
+    /// Static evaluation of the position.
+    pub eval: i32,
+    /// Draft of the stored search.
+    pub depth: i32,
+    /// Bound type of `value`.
+    pub bound: TtBound,
+}
+
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    key: u64,
+    mv: u16,
+    value: i16,
+    eval: i16,
+    depth: u8,
+    /// Generation in the upper six bits, bound in the lower two (0 = empty).
+    age_bound: u8,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+/// Generations wrap at 64; the bound takes the two low bits.
+const AGE_STEP: u8 = 4;
+/// How many draft plies one generation of age is worth when choosing a victim.
+const AGE_WEIGHT: i32 = 4;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; ENTRIES_PER_BUCKET]);
+
+/// The table itself.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: u8,
+}
+
+/// The smallest table size a `Hash` value may give, in MB.
+pub const MIN_HASH_MB: usize = 1;
+/// The largest, in MB.
+pub const MAX_HASH_MB: usize = 32_768;
+
+impl TranspositionTable {
+    /// A table of `mb` megabytes, or an error when the memory cannot be had.
+    pub fn new(mb: usize) -> Result<TranspositionTable, String> {
+        let mb = mb.clamp(MIN_HASH_MB, MAX_HASH_MB);
+        let count = mb * 1024 * 1024 / size_of::<Bucket>();
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| format!("could not allocate {mb} MB for the hash table"))?;
+        buckets.resize(count, Bucket::default());
+        Ok(TranspositionTable { buckets, age: 0 })
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.age = 0;
+    }
+
+    /// Starts a new search: entries from earlier searches become replaceable.
+    pub fn new_search(&mut self) {
+        self.age = self.age.wrapping_add(AGE_STEP);
+    }
+
+    #[inline]
+    fn bucket_index(&self, key: u64) -> usize {
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// Looks `key` up; `ply` converts mate values back to this node.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let bucket = &self.buckets[self.bucket_index(key)];
+        bucket.0.iter().find(|e| e.key == key && e.age_bound & 3 != 0).map(|e| TtHit {
+            mv: e.mv,
+            value: value_from_tt(e.value as i32, ply),
+            eval: e.eval as i32,
+            depth: e.depth as i32,
+            bound: match e.age_bound & 3 {
+                1 => TtBound::Exact,
+                2 => TtBound::Lower,
+                _ => TtBound::Upper,
+            },
+        })
+    }
+
+    /// Stores a search result.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&mut self, key: u64, ply: usize, mv: MoveCode, value: i32, eval: i32, depth: i32, bound: TtBound) {
+        let index = self.bucket_index(key);
+        let age = self.age;
+        let bucket = &mut self.buckets[index];
+        let slot = match bucket.0.iter().position(|e| e.key == key) {
+            Some(i) => i,
+            None => {
+                let worth = |e: &Entry| {
+                    if e.age_bound & 3 == 0 {
+                        return i32::MIN;
+                    }
+                    let age_diff = (age.wrapping_sub(e.age_bound & !3) / AGE_STEP) as i32;
+                    e.depth as i32 - AGE_WEIGHT * age_diff
+                };
+                (0..ENTRIES_PER_BUCKET).min_by_key(|&i| worth(&bucket.0[i])).unwrap_or(0)
+            }
+        };
+        let entry = &mut bucket.0[slot];
+        // Keep an older move for the same position when this search found none.
+        let mv = if mv == NO_MOVE && entry.key == key { entry.mv } else { mv };
+        let bound_bits = match bound {
+            TtBound::Exact => 1,
+            TtBound::Lower => 2,
+            TtBound::Upper => 3,
+        };
+        *entry = Entry {
+            key,
+            mv,
+            value: value_to_tt(value, ply) as i16,
+            eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            depth: depth.clamp(0, u8::MAX as i32) as u8,
+            age_bound: age | bound_bits,
+        };
+    }
+
+    /// Occupancy by entries of the current search, in per mille (sampled).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(1000 / ENTRIES_PER_BUCKET);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .flat_map(|b| b.0.iter())
+            .filter(|e| e.age_bound & 3 != 0 && e.age_bound & !3 == self.age)
+            .count();
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
+    }
+}
+
+/// Mate values are stored as distance from this node, so they stay true at any ply.
+fn value_to_tt(value: i32, ply: usize) -> i32 {
+    if value >= MATE_BOUND {
+        value + ply as i32
+    } else if value <= -MATE_BOUND {
+        value - ply as i32
+    } else {
+        value
+    }
+}
+
+fn value_from_tt(value: i32, ply: usize) -> i32 {
+    if value >= MATE_BOUND {
+        value - ply as i32
+    } else if value <= -MATE_BOUND {
+        value + ply as i32
+    } else {
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{MATE, mate_in};
+
+    #[test]
+    fn stores_and_finds_with_mate_adjustment() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        tt.store(42, 3, 77, mate_in(5), 10, 6, TtBound::Exact);
+        let hit = tt.probe(42, 7).unwrap();
+        assert_eq!(hit.value, MATE - 9);
+        assert_eq!((hit.mv, hit.depth, hit.bound, hit.eval), (77, 6, TtBound::Exact, 10));
+        assert!(tt.probe(43, 0).is_none());
+        tt.clear();
+        assert!(tt.probe(42, 0).is_none());
+    }
+
+    #[test]
+    fn deeper_entries_survive_in_a_full_bucket() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        let n = tt.buckets.len() as u128;
+        // Keys that land in bucket 0.
+        let keys: Vec<u64> = (0..6u64).map(|i| i + 1).collect();
+        assert!(keys.iter().all(|&k| (k as u128 * n) >> 64 == 0));
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, 0, 0, 0, 0, 10 - i as i32, TtBound::Lower);
+        }
+        assert!(tt.probe(keys[0], 0).is_some(), "deepest entry kept");
+        assert!(tt.probe(keys[5], 0).is_some(), "newest entry stored");
+    }
+
+    #[test]
+    fn hashfull_counts_this_search_only() {
+        let mut tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..200_000u64 {
+            tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, 0, 0, 0, 1, TtBound::Exact);
+        }
+        assert!(tt.hashfull() > 500);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

@@ -1,0 +1,146 @@
+//! The one writer of engine messages. Every line is formatted here (through vampirc-uci's
+//! serialisers where they are right) and written whole, then flushed.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use shakmaty::{CastlingMode, Move, Role, uci::UciMove as ShakmatyUci};
+use vampirc_uci::{Duration, UciInfoAttribute, UciMessage, UciMove, UciOptionConfig, UciPiece, UciSquare};
+
+use crate::engine::options::{OptionKind, OptionSpec};
+use crate::search::{Bound, Report, Score};
+
+/// Where engine lines go: stdout in the engine, a buffer in tests.
+#[derive(Clone)]
+pub struct Writer {
+    sink: Arc<Mutex<dyn Write + Send>>,
+}
+
+impl Writer {
+    /// A writer to standard output.
+    pub fn stdout() -> Writer {
+        Writer { sink: Arc::new(Mutex::new(std::io::stdout())) }
+    }
+
+    /// A writer to any sink.
+    pub fn new(sink: Arc<Mutex<dyn Write + Send>>) -> Writer {
+        Writer { sink }
+    }
+
+    /// Writes one line. A GUI that closed its end of the pipe will also close our input,
+    /// which ends the engine, so write errors are ignored.
+    pub fn line(&self, text: &str) {
+        let mut sink = self.sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _ = writeln!(sink, "{text}");
+        let _ = sink.flush();
+    }
+
+    fn message(&self, message: UciMessage) {
+        self.line(&message.to_string());
+    }
+
+    /// `info string <text>`.
+    pub fn info_string(&self, text: &str) {
+        self.message(UciMessage::info_string(text.to_string()));
+    }
+
+    /// `readyok`.
+    pub fn ready(&self) {
+        self.message(UciMessage::ReadyOk);
+    }
+
+    /// The answer to `uci`: identity, every option, then `uciok` last.
+    pub fn identify(&self, name: &str, author: &str, options: &[OptionSpec]) {
+        self.message(UciMessage::Id { name: Some(name.to_string()), author: None });
+        self.message(UciMessage::Id { name: None, author: Some(author.to_string()) });
+        for spec in options {
+            self.message(UciMessage::Option(option_config(spec)));
+        }
+        self.message(UciMessage::UciOk);
+    }
+
+    /// An `info` line for a search report.
+    pub fn report(&self, report: &Report, mode: CastlingMode) {
+        let (cp, mate) = match report.score {
+            Score::Centipawns(cp) => (Some(cp), None),
+            Score::Mate(n) => (None, Some(n.clamp(i8::MIN as i32, i8::MAX as i32) as i8)),
+        };
+        let mut attributes = vec![
+            UciInfoAttribute::Depth(report.depth.min(u8::MAX as u32) as u8),
+            UciInfoAttribute::SelDepth(report.seldepth.min(u8::MAX as u32) as u8),
+            UciInfoAttribute::MultiPv(1),
+            UciInfoAttribute::Score {
+                cp,
+                mate,
+                lower_bound: (report.bound == Bound::Lower).then_some(true),
+                upper_bound: (report.bound == Bound::Upper).then_some(true),
+            },
+            UciInfoAttribute::Nodes(report.nodes),
+            UciInfoAttribute::Nps(report.nps()),
+            UciInfoAttribute::HashFull(report.hashfull.min(1000) as u16),
+            UciInfoAttribute::Time(Duration::milliseconds(report.elapsed.as_millis() as i64)),
+        ];
+        if !report.pv.is_empty() {
+            attributes.push(UciInfoAttribute::Pv(report.pv.iter().map(|&m| wire_move(m, mode)).collect()));
+        }
+        self.message(UciMessage::Info(attributes));
+    }
+
+    /// `info depth D currmove M currmovenumber N` (vampirc-uci would print `currmovenum`).
+    pub fn current_move(&self, depth: u32, mv: Move, number: u32, mode: CastlingMode) {
+        self.message(UciMessage::Info(vec![
+            UciInfoAttribute::Depth(depth.min(u8::MAX as u32) as u8),
+            UciInfoAttribute::CurrMove(wire_move(mv, mode)),
+            UciInfoAttribute::Any("currmovenumber".to_string(), number.to_string()),
+        ]));
+    }
+
+    /// `bestmove M [ponder P]`, or `bestmove (none)` when there is no legal move.
+    pub fn best_move(&self, best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) {
+        match best {
+            Some(best) => self.message(UciMessage::BestMove {
+                best_move: wire_move(best, mode),
+                ponder: ponder.map(|p| wire_move(p, mode)),
+            }),
+            None => self.line("bestmove (none)"),
+        }
+    }
+}
+
+/// A move in vampirc-uci's type, castling written the way `mode` wants.
+fn wire_move(m: Move, mode: CastlingMode) -> UciMove {
+    match m.to_uci(mode) {
+        ShakmatyUci::Normal { from, to, promotion } => UciMove {
+            from: square(from),
+            to: square(to),
+            promotion: promotion.map(|r| match r {
+                Role::Knight => UciPiece::Knight,
+                Role::Bishop => UciPiece::Bishop,
+                Role::Rook => UciPiece::Rook,
+                _ => UciPiece::Queen,
+            }),
+        },
+        // Standard chess has neither drops nor null moves among its legal moves.
+        ShakmatyUci::Put { .. } | ShakmatyUci::Null => unreachable!("not a legal chess move"),
+    }
+}
+
+fn square(sq: shakmaty::Square) -> UciSquare {
+    UciSquare::from(sq.file().char(), sq.rank() as u8 + 1)
+}
+
+fn option_config(spec: &OptionSpec) -> UciOptionConfig {
+    let name = spec.name.to_string();
+    match &spec.kind {
+        OptionKind::Check { default } => UciOptionConfig::Check { name, default: Some(*default) },
+        OptionKind::Spin { default, min, max } => {
+            UciOptionConfig::Spin { name, default: Some(*default), min: Some(*min), max: Some(*max) }
+        }
+        OptionKind::Combo { default, choices } => UciOptionConfig::Combo {
+            name,
+            default: Some(default.to_string()),
+            var: choices.iter().map(|c| c.to_string()).collect(),
+        },
+        OptionKind::Button => UciOptionConfig::Button { name },
+    }
+}
