@@ -121,9 +121,9 @@ pub fn solve(searcher: &mut AlphaBeta, record: &EpdRecord, limit: EpdLimit) -> E
         castling_mode: CastlingMode::Standard,
     };
     let outcome = searcher.search(&job, &mut Silent);
-    let solved = outcome.best.is_some_and(|m| {
-        (record.best.is_empty() || record.best.contains(&m)) && !record.avoid.contains(&m)
-    });
+    let solved = outcome
+        .best
+        .is_some_and(|m| (record.best.is_empty() || record.best.contains(&m)) && !record.avoid.contains(&m));
     EpdResult {
         id: record.id.clone(),
         played: outcome.best,
@@ -186,7 +186,8 @@ mod tests {
 
     #[test]
     fn records_parse_in_san_and_uci() {
-        let r = parse_record(r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#, 1).unwrap();
+        let r = parse_record(r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#, 1)
+            .unwrap();
         assert_eq!(r.id, "WAC.001");
         assert_eq!(r.best.len(), 1);
         let r = parse_record("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 bm a1a8; am a1a2;", 2).unwrap();

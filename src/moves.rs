@@ -64,9 +64,7 @@ mod tests {
 
     #[test]
     fn every_legal_move_round_trips_through_its_code() {
-        let fen: Fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-            .parse()
-            .unwrap();
+        let fen: Fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
         let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
         let moves = pos.legal_moves();
         for &m in &moves {

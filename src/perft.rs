@@ -47,7 +47,8 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, String> {
             let (Some(d), Some(n)) = (words.next(), words.next()) else {
                 return Err(format!("line {}: bad field '{part}'", number + 1));
             };
-            let depth = d.trim_start_matches('D').parse().map_err(|_| format!("line {}: bad depth '{d}'", number + 1))?;
+            let depth =
+                d.trim_start_matches('D').parse().map_err(|_| format!("line {}: bad depth '{d}'", number + 1))?;
             let nodes = n.parse().map_err(|_| format!("line {}: bad count '{n}'", number + 1))?;
             counts.push((depth, nodes));
         }

@@ -2,7 +2,9 @@
 //! zobrist keys of every position on the way (shakmaty keeps no repetition history).
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionErrorKinds, zobrist::Zobrist64};
+use shakmaty::{
+    CastlingMode, Chess, EnPassantMode, Move, Position, PositionError, PositionErrorKinds, zobrist::Zobrist64,
+};
 
 use crate::moves::parse_uci;
 
@@ -45,11 +47,9 @@ impl Game {
         let start = match fen {
             None => match mode {
                 CastlingMode::Standard => Chess::default(),
-                CastlingMode::Chess960 => parse_fen(
-                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                    mode,
-                    notes,
-                )?,
+                CastlingMode::Chess960 => {
+                    parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", mode, notes)?
+                }
             },
             Some(text) => parse_fen(text, mode, notes)?,
         };
@@ -114,9 +114,9 @@ pub fn parse_fen(text: &str, mode: CastlingMode, notes: &mut Vec<String>) -> Res
                 notes.push("an invalid en passant square in the FEN was dropped".to_string());
             }
             err.ignore_invalid_castling_rights()
-                .or_else(|e| e.ignore_invalid_ep_square())
-                .or_else(|e| e.ignore_impossible_check())
-                .or_else(|e| e.ignore_too_much_material())
+                .or_else(PositionError::ignore_invalid_ep_square)
+                .or_else(PositionError::ignore_impossible_check)
+                .or_else(PositionError::ignore_too_much_material)
                 .map_err(|e| format!("illegal position ({e})"))
         }
     }
@@ -151,7 +151,8 @@ mod tests {
         let game = build(Some("4k3/8/8/8/8/8/8/4K2R w K -"), &["e1g1"]).unwrap();
         assert_eq!(game.position().halfmoves(), 1);
         let mut notes = Vec::new();
-        let game = Game::from_command(Some("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1"), &[], CastlingMode::Standard, &mut notes);
+        let game =
+            Game::from_command(Some("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1"), &[], CastlingMode::Standard, &mut notes);
         assert!(game.is_ok());
         assert_eq!(notes.len(), 1);
         // Double check by two bishops: unreachable, but searchable.

@@ -289,8 +289,8 @@ impl Engine {
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let mut reporter = ChannelReporter(events.clone());
-                let outcome = catch_unwind(AssertUnwindSafe(|| searcher.search(&job, &mut reporter)))
-                    .unwrap_or_else(|_| {
+                let outcome =
+                    catch_unwind(AssertUnwindSafe(|| searcher.search(&job, &mut reporter))).unwrap_or_else(|_| {
                         // A bug in the search must not cost the game: play any legal move.
                         searcher.new_game();
                         fallback_outcome(&job)

@@ -148,8 +148,10 @@ mod tests {
     #[test]
     fn evaluation_is_colour_symmetric() {
         let fens = [
-            ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-             "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3"),
+            (
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3",
+            ),
             ("8/5k2/8/3P4/8/8/5K2/8 w - - 0 1", "8/5k2/8/8/3p4/8/5K2/8 b - - 0 1"),
         ];
         for (a, b) in fens {
@@ -162,9 +164,7 @@ mod tests {
         let pos = position("k7/p1p4p/8/3p4/8/P3P2P/8/K7 w - - 0 1");
         for color in Color::ALL {
             let pawns = pos.board().pawns() & pos.board().by_color(color);
-            let expected = pawns
-                .into_iter()
-                .fold(Bitboard::EMPTY, |acc, sq| acc | attacks::pawn_attacks(color, sq));
+            let expected = pawns.into_iter().fold(Bitboard::EMPTY, |acc, sq| acc | attacks::pawn_attacks(color, sq));
             assert_eq!(pawn_attack_span(pawns, color), expected);
         }
     }

@@ -16,16 +16,7 @@ pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 pub const PHASE_TOTAL: i32 = 24;
 
 /// Pawn advance bonus by relative rank (rank 2 = index 1, rank 7 = index 6).
-pub const PAWN_ADVANCE: [Pair; 8] = [
-    (0, 0),
-    (0, 0),
-    (2, 4),
-    (6, 10),
-    (14, 24),
-    (28, 50),
-    (50, 90),
-    (0, 0),
-];
+pub const PAWN_ADVANCE: [Pair; 8] = [(0, 0), (0, 0), (2, 4), (6, 10), (14, 24), (28, 50), (50, 90), (0, 0)];
 /// Extra middlegame bonus for d- and e-pawns on ranks 4 and 5 (central control).
 pub const PAWN_CENTER: i32 = 12;
 

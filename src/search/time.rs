@@ -86,10 +86,7 @@ fn budgets(limits: &Limits, turn: Color, overhead: i64) -> (Option<u64>, Option<
     };
     let available = (time - overhead).max(0);
     let inc = inc.unwrap_or(0).max(0);
-    let moves = limits
-        .movestogo
-        .map_or(DEFAULT_MOVES_TO_GO, |m| m as i64)
-        .clamp(1, MAX_MOVES_TO_GO);
+    let moves = limits.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| m as i64).clamp(1, MAX_MOVES_TO_GO);
     let hard = (available * MAX_CLOCK_SHARE_PER_MILLE / 1000).max(0);
     let soft = available / moves + inc * INCREMENT_SHARE_PER_MILLE / 1000;
     let hard = (soft * HARD_FACTOR).min(hard);

@@ -70,9 +70,7 @@ impl TranspositionTable {
         let mb = mb.clamp(MIN_HASH_MB, MAX_HASH_MB);
         let count = mb * 1024 * 1024 / size_of::<Bucket>();
         let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| format!("could not allocate {mb} MB for the hash table"))?;
+        buckets.try_reserve_exact(count).map_err(|_| format!("could not allocate {mb} MB for the hash table"))?;
         buckets.resize(count, Bucket::default());
         Ok(TranspositionTable { buckets, age: 0 })
     }

@@ -14,14 +14,24 @@ use crate::engine::{Command, GoCommand};
 use crate::search::alphabeta::MAX_DEPTH;
 
 /// The words that start a command.
-const COMMANDS: &[&str] = &[
-    "uci", "debug", "isready", "setoption", "register", "ucinewgame", "position", "go", "stop", "ponderhit", "quit",
-];
+const COMMANDS: &[&str] =
+    &["uci", "debug", "isready", "setoption", "register", "ucinewgame", "position", "go", "stop", "ponderhit", "quit"];
 
 /// Words inside `go` that take no number or start a new field.
 const GO_KEYWORDS: &[&str] = &[
-    "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime", "infinite", "ponder",
-    "searchmoves", "perft",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
 ];
 
 /// The largest clock value accepted, in ms (about 115 days).
@@ -57,7 +67,8 @@ pub fn parse_line(line: &str) -> Command {
 /// The commands vampirc-uci handles well, guarded against its panics.
 fn parse_simple(keyword: &str, args: &[&str]) -> Command {
     let text = std::iter::once(keyword).chain(args.iter().copied()).collect::<Vec<_>>().join(" ");
-    let message = catch_unwind(AssertUnwindSafe(|| parse_one(&text))).unwrap_or(UciMessage::Unknown(text.clone(), None));
+    let message =
+        catch_unwind(AssertUnwindSafe(|| parse_one(&text))).unwrap_or(UciMessage::Unknown(text.clone(), None));
     match message {
         UciMessage::Uci => Command::Uci,
         UciMessage::Debug(on) => Command::Debug(on),
@@ -101,7 +112,9 @@ fn parse_position(args: &[&str]) -> Command {
     };
     let fen = match setup.first().map(|t| t.to_ascii_lowercase()).as_deref() {
         Some("startpos") if setup.len() == 1 => None,
-        Some("startpos") => return Command::Invalid(format!("unexpected text after startpos: {}", setup[1..].join(" "))),
+        Some("startpos") => {
+            return Command::Invalid(format!("unexpected text after startpos: {}", setup[1..].join(" ")));
+        }
         Some("fen") if setup.len() >= 2 => Some(setup[1..].join(" ")),
         Some("fen") => return Command::Invalid("position fen needs a FEN".to_string()),
         _ => return Command::Invalid("position needs startpos or fen <FEN>".to_string()),
@@ -190,7 +203,9 @@ mod tests {
         assert_eq!((go.limits.wtime, go.limits.binc), (Some(1000), Some(10)));
         let go = parse_go(&["infinite", "wtime", "1000"]);
         assert!(go.limits.infinite && go.limits.wtime == Some(1000));
-        let go = parse_go(&"movetime 1000 wtime 5 depth 3 nodes 7 mate 2 searchmoves e2e4 d2d4".split(' ').collect::<Vec<_>>());
+        let go = parse_go(
+            &"movetime 1000 wtime 5 depth 3 nodes 7 mate 2 searchmoves e2e4 d2d4".split(' ').collect::<Vec<_>>(),
+        );
         assert_eq!(go.limits.movetime, Some(1000));
         assert_eq!((go.limits.depth, go.limits.nodes, go.limits.mate), (Some(3), Some(7), Some(2)));
         assert_eq!(go.searchmoves, ["e2e4", "d2d4"]);
@@ -221,7 +236,10 @@ mod tests {
             parse_line("setoption name SyzygyPath value"),
             Command::SetOption { name: "SyzygyPath".into(), value: String::new() }
         );
-        assert_eq!(parse_line("setoption name Clear Hash"), Command::SetOption { name: "Clear Hash".into(), value: String::new() });
+        assert_eq!(
+            parse_line("setoption name Clear Hash"),
+            Command::SetOption { name: "Clear Hash".into(), value: String::new() }
+        );
         assert_eq!(parse_line(""), Command::Empty);
         assert!(matches!(parse_line("hello world"), Command::Invalid(_)));
         assert!(matches!(parse_line("position"), Command::Invalid(_)));

@@ -17,8 +17,8 @@ use crate::moves::{MoveCode, NO_MOVE, decode, encode};
 use crate::search::time::TimeManager;
 use crate::search::tt::TranspositionTable;
 use crate::search::{
-    Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY, Progress, Report, Reporter, Score, SearchJob, SearchOutcome,
-    Signals, mated_in,
+    Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY, Progress, Report, Reporter, Score, SearchJob, SearchOutcome, Signals,
+    mated_in,
 };
 use history::{History, Killers};
 use movepick::{MovePicker, OrderingHints};
@@ -211,7 +211,8 @@ impl AlphaBeta {
                 beta = (best_value + delta).min(INFINITY);
             }
             let value = loop {
-                let value = self.search_root(root, root_key, depth as i32, alpha, beta, &mut root_moves, reporter, start);
+                let value =
+                    self.search_root(root, root_key, depth as i32, alpha, beta, &mut root_moves, reporter, start);
                 if self.stopped {
                     break value;
                 }
@@ -286,7 +287,7 @@ impl AlphaBeta {
     }
 
     /// One iteration over the root moves; returns the best value (fail-soft).
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
     fn search_root(
         &mut self,
         root: &Chess,

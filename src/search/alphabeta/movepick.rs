@@ -131,12 +131,8 @@ mod tests {
         let tt = parse_uci(&pos, "a2a3").unwrap();
         let killer = parse_uci(&pos, "b2b3").unwrap();
         let history = |m: Move| if m == parse_uci(&pos, "g2g3").unwrap() { 500 } else { 0 };
-        let hints = OrderingHints {
-            tt_move: encode(tt),
-            killers: [encode(killer), 0],
-            history: Some(&history),
-            see: None,
-        };
+        let hints =
+            OrderingHints { tt_move: encode(tt), killers: [encode(killer), 0], history: Some(&history), see: None };
         let order: Vec<Move> = MovePicker::new(pos.legal_moves(), &hints).collect();
         assert_eq!(order.len(), 48);
         assert_eq!(order[0], tt);

@@ -52,7 +52,7 @@ impl AlphaBeta {
     pub(super) fn visit(&mut self, ply: usize) -> bool {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if self.nodes % CHECK_INTERVAL == 0 || self.nodes >= self.node_limit {
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) || self.nodes >= self.node_limit {
             self.poll_limits();
         }
         self.stopped
@@ -145,11 +145,7 @@ impl AlphaBeta {
             }
         }
 
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            tt_hit.map_or_else(|| evaluate(pos), |h| h.eval)
-        };
+        let static_eval = if in_check { -INFINITY } else { tt_hit.map_or_else(|| evaluate(pos), |h| h.eval) };
 
         if features.pruning && !PV && !in_check {
             // Reverse futility pruning: far above beta at low draft, a quiet position holds.
@@ -163,13 +159,19 @@ impl AlphaBeta {
                 && has_non_pawn_material(pos)
                 && let Ok(null_pos) = pos.clone().swap_turn()
             {
-                let reduction = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let reduction =
+                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 let null_key = key_of(&null_pos);
                 self.keys.push(null_key);
-                let value =
-                    -self.negamax::<false>(&null_pos, null_key, depth - 1 - reduction, ply + 1, -beta, -beta + 1, false);
+                let value = -self.negamax::<false>(
+                    &null_pos,
+                    null_key,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    false,
+                );
                 self.keys.pop();
                 if self.stopped {
                     return 0;

@@ -53,9 +53,7 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
 }
 
 fn least_valuable(board: &shakmaty::Board, attackers: Bitboard) -> Option<(shakmaty::Square, Role)> {
-    Role::ALL
-        .into_iter()
-        .find_map(|role| (attackers & board.by_role(role)).first().map(|sq| (sq, role)))
+    Role::ALL.into_iter().find_map(|role| (attackers & board.by_role(role)).first().map(|sq| (sq, role)))
 }
 
 #[cfg(test)]
