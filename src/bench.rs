@@ -101,3 +101,16 @@ pub fn run(depth: u32, features: Features, mut each: impl FnMut(usize, u64)) -> 
     }
     total
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_count_is_deterministic() {
+        let first = run(5, Features::FULL, |_, _| {});
+        let second = run(5, Features::FULL, |_, _| {});
+        assert_eq!(first.nodes, second.nodes);
+        assert!(first.nodes > POSITIONS.len() as u64);
+    }
+}

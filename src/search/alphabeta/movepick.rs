@@ -17,12 +17,16 @@ const BAD_CAPTURE: i32 = -(1 << 28);
 
 /// Capacity of shakmaty's move list.
 const MAX_MOVES: usize = 270;
+/// Moves handed out by selection before the rest is sorted at once: most cut-nodes need
+/// only the first few, all-nodes need them all, and one sort is cheaper than many scans.
+const SELECT_BEFORE_SORT: usize = 3;
 
 /// Hands out the moves of one node in order of promise.
 pub struct MovePicker {
     moves: MoveList,
     scores: [i32; MAX_MOVES],
     next: usize,
+    sorted: bool,
 }
 
 /// What the picker needs to know to order a node's moves.
@@ -71,7 +75,7 @@ impl MovePicker {
                 hints.history.map_or(0, |h| h(m))
             };
         }
-        MovePicker { moves, scores, next: 0 }
+        MovePicker { moves, scores, next: 0, sorted: false }
     }
 
     /// Scores captures and promotions for quiescence: MVV-LVA only.
@@ -80,7 +84,7 @@ impl MovePicker {
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             *score = mvv_lva(m);
         }
-        MovePicker { moves, scores, next: 0 }
+        MovePicker { moves, scores, next: 0, sorted: false }
     }
 
     /// Number of moves in the picker.
@@ -94,6 +98,25 @@ impl MovePicker {
     }
 }
 
+impl MovePicker {
+    /// Insertion sort of the moves not yet handed out, best first (stable).
+    fn sort_rest(&mut self) {
+        let n = self.moves.len();
+        for i in self.next + 1..n {
+            let (m, score) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > self.next && self.scores[j - 1] < score {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = score;
+        }
+        self.sorted = true;
+    }
+}
+
 impl Iterator for MovePicker {
     type Item = Move;
 
@@ -102,14 +125,19 @@ impl Iterator for MovePicker {
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
+        if self.next == SELECT_BEFORE_SORT && !self.sorted {
+            self.sort_rest();
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
+        if !self.sorted {
+            let mut best = self.next;
+            for i in self.next + 1..n {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
+            }
+            self.moves.swap(self.next, best);
+            self.scores.swap(self.next, best);
+        }
         self.next += 1;
         Some(self.moves[self.next - 1])
     }
