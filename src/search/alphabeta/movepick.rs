@@ -4,6 +4,7 @@
 
 use shakmaty::{Move, MoveList, Role};
 
+use super::see::may_lose_material;
 use crate::moves::{MoveCode, encode, role_value};
 
 /// Order class of the transposition-table move.
@@ -65,7 +66,7 @@ impl MovePicker {
                 TT_MOVE
             } else if is_tactical(m) {
                 let losing = m.promotion().is_some_and(|r| r != Role::Queen)
-                    || hints.see.is_some_and(|see| m.is_capture() && see(m) < 0);
+                    || hints.see.is_some_and(|see| m.is_capture() && may_lose_material(m) && see(m) < 0);
                 mvv_lva(m) + if losing { BAD_CAPTURE } else { GOOD_CAPTURE }
             } else if code == hints.killers[0] {
                 KILLER

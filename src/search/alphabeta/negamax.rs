@@ -7,7 +7,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, Role, zobrist::Zobrist64};
 use super::AlphaBeta;
 use super::movepick::{MovePicker, OrderingHints, is_tactical};
 use super::params::*;
-use super::see::see;
+use super::see::{may_lose_material, see};
 use crate::eval::evaluate;
 use crate::moves::{MoveCode, NO_MOVE, encode, role_value};
 use crate::search::tt::TtBound;
@@ -347,7 +347,7 @@ impl AlphaBeta {
                 let gain = m.capture().map_or(0, role_value)
                     + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
                     + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
-                if stand_pat + gain + DELTA_MARGIN <= alpha || see(pos, m) < 0 {
+                if stand_pat + gain + DELTA_MARGIN <= alpha || (may_lose_material(m) && see(pos, m) < 0) {
                     continue;
                 }
             }

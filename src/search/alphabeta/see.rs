@@ -5,6 +5,14 @@ use shakmaty::{Bitboard, Chess, Move, Position, Role};
 
 use crate::moves::role_value;
 
+/// True when `m` is a capture that may lose material: the capturing piece is worth more
+/// than its victim. Other captures cannot lose, so their exchange need not be computed.
+#[inline]
+pub fn may_lose_material(m: Move) -> bool {
+    let victim = if m.is_en_passant() { role_value(Role::Pawn) } else { m.capture().map_or(0, role_value) };
+    role_value(m.role()) > victim
+}
+
 /// The exchange value of `m` for the side that plays it, in centipawns.
 pub fn see(pos: &Chess, m: Move) -> i32 {
     let (Some(from), to) = (m.from(), m.to()) else {
