@@ -12,8 +12,8 @@ use crossbeam_channel::unbounded;
 use crate::engine::{Command, Engine};
 use output::Writer;
 
-/// The longest line read whole; anything longer is cut here (no GUI sends such lines, and
-/// an unbounded line must not exhaust memory).
+/// The longest line read whole; a longer one is ignored whole, with an `info string` (no
+/// GUI sends such lines, and an unbounded line must not exhaust memory).
 const MAX_LINE_BYTES: u64 = 1 << 20;
 
 /// Runs the engine on stdin/stdout until `quit` or the end of input.
@@ -34,8 +34,15 @@ pub fn run() {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        let line = String::from_utf8_lossy(&buffer);
-        let command = parse::parse_line(&line);
+        // A line cut at the limit: drop the rest of it, so its tail is not read as a command.
+        let command = if buffer.len() as u64 == MAX_LINE_BYTES && buffer.last() != Some(&b'\n') {
+            if skip_rest_of_line(&mut reader).is_err() {
+                break;
+            }
+            Command::Invalid(format!("input line longer than {MAX_LINE_BYTES} bytes"))
+        } else {
+            parse::parse_line(&String::from_utf8_lossy(&buffer))
+        };
         let quit = command == Command::Quit;
         if commands.send(command).is_err() || quit {
             break;
@@ -43,4 +50,24 @@ pub fn run() {
     }
     let _ = commands.send(Command::Quit);
     let _ = controller.join();
+}
+
+/// Reads and discards input up to and including the next newline (or the end of input).
+fn skip_rest_of_line(reader: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let available = reader.fill_buf()?;
+        if available.is_empty() {
+            return Ok(());
+        }
+        match available.iter().position(|&b| b == b'\n') {
+            Some(end) => {
+                reader.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let length = available.len();
+                reader.consume(length);
+            }
+        }
+    }
 }

@@ -39,6 +39,17 @@ const MAX_CLOCK_MS: i64 = 10_000_000_000;
 /// The deepest perft accepted.
 pub const MAX_PERFT_DEPTH: u32 = 12;
 
+/// The most characters of a rejected line quoted back in an `info string`.
+const MAX_QUOTED_CHARS: usize = 80;
+
+/// `text`, shortened to [`MAX_QUOTED_CHARS`] characters for quoting in a message.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(MAX_QUOTED_CHARS) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 /// Collapses every run of whitespace (spaces, tabs, `\r`, ...) to one space and trims.
 pub fn normalise(line: &str) -> String {
     line.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -53,7 +64,7 @@ pub fn parse_line(line: &str) -> Command {
     let tokens: Vec<&str> = line.split(' ').collect();
     // The UCI specification: unknown words before a command are skipped.
     let Some(start) = tokens.iter().position(|t| COMMANDS.contains(&t.to_ascii_lowercase().as_str())) else {
-        return Command::Invalid(format!("unknown command: {line}"));
+        return Command::Invalid(format!("unknown command: {}", quoted(&line)));
     };
     let keyword = tokens[start].to_ascii_lowercase();
     let args = &tokens[start + 1..];
@@ -85,7 +96,7 @@ fn parse_simple(keyword: &str, args: &[&str]) -> Command {
             "setoption" => parse_setoption(args),
             "register" => Command::Register,
             "debug" => Command::Invalid("debug takes on or off".to_string()),
-            _ => Command::Invalid(format!("malformed command: {text}")),
+            _ => Command::Invalid(format!("malformed command: {}", quoted(&text))),
         },
     }
 }
@@ -152,7 +163,7 @@ pub fn parse_go(args: &[&str]) -> GoCommand {
                 i += 1;
                 apply_go_field(&mut go, field, number);
             }
-            _ => go.warnings.push(format!("go: unknown word '{word}' ignored")),
+            _ => go.warnings.push(format!("go: unknown word '{}' ignored", quoted(&word))),
         }
     }
     go
@@ -245,5 +256,7 @@ mod tests {
         assert!(matches!(parse_line("position"), Command::Invalid(_)));
         assert!(matches!(parse_line("position fen"), Command::Invalid(_)));
         assert!(matches!(parse_line("setoption"), Command::Invalid(_)));
+        let Command::Invalid(reason) = parse_line(&"x".repeat(10_000)) else { panic!() };
+        assert!(reason.len() < 200, "{reason}");
     }
 }
