@@ -15,7 +15,7 @@ use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use shakmaty::{CastlingMode, Position};
 
 use crate::moves::{parse_uci, uci_text};
-use crate::perft::divide;
+use crate::perft::perft_until;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::{Limits, Progress, Reporter, SearchJob, SearchOutcome, Signals};
 use crate::uci::output::Writer;
@@ -117,6 +117,8 @@ pub struct Engine {
     game: Game,
     searcher: Option<Box<AlphaBeta>>,
     running: Option<RunningSearch>,
+    /// A `go perft` counting on its own thread.
+    perft: Option<JoinHandle<()>>,
     events_tx: Sender<SearchEvent>,
     events_rx: Receiver<SearchEvent>,
     hash_mb: usize,
@@ -138,6 +140,7 @@ impl Engine {
             game: Game::default(),
             searcher: Some(Box::new(searcher)),
             running: None,
+            perft: None,
             events_tx,
             events_rx,
             hash_mb,
@@ -197,7 +200,7 @@ impl Engine {
 
     /// The searcher, when no search is running; otherwise says why `what` is ignored.
     fn idle_searcher(&mut self, what: &str) -> Option<&mut AlphaBeta> {
-        if self.running.is_some() {
+        if self.busy() {
             self.out.info_string(&format!("{what} ignored: a search is running (send stop first)"));
             return None;
         }
@@ -251,8 +254,16 @@ impl Engine {
         }
     }
 
+    /// True while a search or a perft runs.
+    fn busy(&mut self) -> bool {
+        if self.perft.as_ref().is_some_and(|t| t.is_finished()) {
+            let _ = self.perft.take().map(JoinHandle::join);
+        }
+        self.running.is_some() || self.perft.is_some()
+    }
+
     fn go(&mut self, go: GoCommand) {
-        if self.running.is_some() {
+        if self.busy() {
             self.out.info_string("go ignored: a search is already running");
             return;
         }
@@ -302,6 +313,11 @@ impl Engine {
     }
 
     fn stop(&mut self) {
+        if let Some(perft) = self.perft.take() {
+            // The count looks at the flag every few hundred thousand leaves: a short wait.
+            self.signals.request_stop();
+            let _ = perft.join();
+        }
         let Some(running) = self.running.as_mut() else { return };
         self.signals.request_stop();
         running.hold = false;
@@ -350,21 +366,42 @@ impl Engine {
         self.out.best_move(outcome.best, outcome.ponder, running.mode);
     }
 
-    /// `go perft N`: move counts per root move, then the total.
+    /// `go perft N`: move counts per root move, then the total, counted on a thread of
+    /// its own so that `isready` and `stop` are still answered.
     fn perft(&mut self, depth: u32) {
-        let position = self.game.position();
-        let mode = position.castles().mode();
-        let mut total = 0;
-        for (m, count) in divide(position, depth) {
-            total += count;
-            self.out.line(&format!("{}: {count}", uci_text(m, mode)));
-        }
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
+        let position = self.game.position().clone();
+        let out = self.out.clone();
+        let signals = self.signals.clone();
+        signals.arm(false);
+        let thread = thread::Builder::new()
+            .name("perft".to_string())
+            .spawn(move || {
+                let mode = position.castles().mode();
+                let stop = || signals.stop_requested();
+                let mut total = 0;
+                for m in position.legal_moves() {
+                    let mut child = position.clone();
+                    child.play_unchecked(m);
+                    let Some(count) = perft_until(&child, depth - 1, &stop) else {
+                        out.info_string("perft stopped");
+                        return;
+                    };
+                    total += count;
+                    out.line(&format!("{}: {count}", uci_text(m, mode)));
+                }
+                out.line("");
+                out.line(&format!("Nodes searched: {total}"));
+            })
+            .expect("the perft thread starts");
+        self.perft = Some(thread);
     }
 
     /// `quit`: stops a running search and, as Stockfish does, still sends its `bestmove`.
     fn shut_down(&mut self) {
+        if let Some(perft) = self.perft.take() {
+            self.signals.request_stop();
+            let _ = perft.join();
+        }
         if self.running.is_none() {
             return;
         }
