@@ -2,6 +2,7 @@
 //! signals, the time manager and the transposition table.
 
 pub mod alphabeta;
+pub mod bandwidth;
 pub mod time;
 pub mod tt;
 

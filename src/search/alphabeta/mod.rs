@@ -157,6 +157,31 @@ impl AlphaBeta {
         self.nodes
     }
 
+    /// Values `pos` for its side to move outside a search, for another searcher's tips: a
+    /// quiescence search when `depth` is 0, else an alpha-beta search of that depth.
+    /// `history` holds the keys of the positions before `pos` (for repetitions); mate values
+    /// are relative to `pos`. `None` when `node_budget` nodes (see [`nodes`](Self::nodes))
+    /// did not suffice or the stop flag was set.
+    pub fn probe(&mut self, pos: &Chess, history: &[u64], depth: u32, node_budget: u64) -> Option<i32> {
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.has_result = true;
+        self.node_limit = node_budget.max(1);
+        self.time = None;
+        let value = if depth == 0 {
+            self.quiescence(pos, 0, -INFINITY, INFINITY)
+        } else {
+            self.keys.clear();
+            self.keys.extend_from_slice(history);
+            self.root_index = self.keys.len();
+            let key = key_of(pos);
+            self.keys.push(key);
+            self.negamax::<true>(pos, key, depth.min(MAX_DEPTH) as i32, 0, -INFINITY, INFINITY, true)
+        };
+        (!self.stopped).then_some(value)
+    }
+
     /// Stops the search when the stop flag is set, the node limit is reached or the hard
     /// time limit has passed (the last two only once depth 1 has given a move).
     fn poll_limits(&mut self) {

@@ -1,0 +1,308 @@
+//! Chess as a [`GameTree`]: legal moves from shakmaty, 16-bit move codes, draw rules over
+//! the game history plus the tree path, and tips valued by the alpha-beta searcher's
+//! quiescence search (or a shallow probe), cached by zobrist key.
+
+use std::sync::Arc;
+
+use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
+
+use crate::eval::evaluate;
+use crate::moves::{MoveCode, decode, encode};
+use crate::search::alphabeta::AlphaBeta;
+use crate::search::alphabeta::movepick::{is_tactical, mvv_lva};
+use crate::search::{MATE, Signals, mated_in};
+
+use super::game::{GameTree, Tip};
+use super::params::{PROBE_HASH_MB, PROBE_NODE_BUDGET};
+
+/// A position with its zobrist key.
+#[derive(Clone, Debug)]
+pub struct ChessPos {
+    /// The position.
+    pub pos: Chess,
+    /// `zobrist_hash::<Zobrist64>(EnPassantMode::Legal)` of `pos`.
+    pub key: u64,
+}
+
+impl ChessPos {
+    /// Wraps `pos` with its key.
+    pub fn new(pos: Chess) -> ChessPos {
+        let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        ChessPos { pos, key }
+    }
+
+    /// The position after the legal move `m`, its key updated incrementally where
+    /// shakmaty can.
+    pub fn play(&self, m: Move) -> ChessPos {
+        let mut next = self.pos.clone();
+        next.play_unchecked(m);
+        let key = self
+            .pos
+            .update_zobrist_hash::<Zobrist64>(Zobrist64(self.key), m, EnPassantMode::Legal)
+            .map_or_else(|| next.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0, |z| z.0);
+        ChessPos { pos: next, key }
+    }
+}
+
+/// A direct-mapped cache of tip estimates: the key's upper 48 bits and the 16-bit value
+/// packed in one word. Shares transpositions between the tips of the tree, which is a tree,
+/// not a graph.
+struct TipCache {
+    entries: Vec<u64>,
+}
+
+impl TipCache {
+    fn new(bytes: usize) -> Result<TipCache, String> {
+        // The largest power of two that fits, for masking instead of division.
+        let count = 1usize << (bytes / size_of::<u64>()).max(1).ilog2();
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(count)
+            .map_err(|_| format!("could not allocate {} MB for the tip cache", bytes >> 20))?;
+        entries.resize(count, 0);
+        Ok(TipCache { entries })
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        key as usize & (self.entries.len() - 1)
+    }
+
+    fn get(&self, key: u64) -> Option<i32> {
+        let entry = self.entries[self.slot(key)];
+        (entry != 0 && entry >> 16 == key >> 16).then_some(entry as u16 as i16 as i32)
+    }
+
+    fn put(&mut self, key: u64, value: i32) {
+        let slot = self.slot(key);
+        let value = value.clamp(-MATE, MATE) as i16 as u16 as u64;
+        self.entries[slot] = (key & !0xFFFF) | value;
+    }
+
+    fn clear(&mut self) {
+        self.entries.fill(0);
+    }
+}
+
+/// Chess for the bandwidth search.
+pub struct ChessTree {
+    prober: Box<AlphaBeta>,
+    cache: TipCache,
+    probe_depth: u32,
+    /// Keys of the game's positions before the root, then of the entered path.
+    keys: Vec<u64>,
+    /// Index of the root's key in `keys`, once entered.
+    root_index: usize,
+    /// Nodes searched by tip probes.
+    probe_nodes: u64,
+    scratch: Vec<(i32, Move)>,
+}
+
+impl ChessTree {
+    /// A chess game with a tip cache of `cache_bytes` and probes of `probe_depth` plies
+    /// (0: quiescence).
+    pub fn new(cache_bytes: usize, probe_depth: u32) -> Result<ChessTree, String> {
+        // The prober's own signals: a probe ends by its node budget, and the bandwidth
+        // search polls the real stop flag between tips.
+        let prober = AlphaBeta::new(PROBE_HASH_MB, Arc::new(Signals::default()))?;
+        Ok(ChessTree {
+            prober: Box::new(prober),
+            cache: TipCache::new(cache_bytes)?,
+            probe_depth,
+            keys: Vec::with_capacity(1024),
+            root_index: 0,
+            probe_nodes: 0,
+            scratch: Vec::with_capacity(256),
+        })
+    }
+
+    /// Sets the keys of the game's positions before the root, oldest first.
+    pub fn set_history(&mut self, history: &[u64]) {
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+        self.root_index = history.len();
+    }
+
+    /// The keys of the positions before the root.
+    pub fn history(&self) -> &[u64] {
+        &self.keys[..self.root_index]
+    }
+
+    /// Changes the probe depth (cached estimates of the old depth are forgotten).
+    pub fn set_probe_depth(&mut self, depth: u32) {
+        if depth != self.probe_depth {
+            self.probe_depth = depth;
+            self.cache.clear();
+        }
+    }
+
+    /// Forgets cached estimates and the prober's tables.
+    pub fn clear(&mut self) {
+        self.cache.clear();
+        self.prober.new_game();
+    }
+
+    /// Nodes searched by tip probes so far.
+    pub fn probe_nodes(&self) -> u64 {
+        self.probe_nodes
+    }
+
+    /// True when the game is drawn at `pos` (not the root) by the fifty-move rule,
+    /// insufficient material or repetition. As in the alpha-beta search, a repetition of a
+    /// position after the root counts at once; one of the game's earlier positions must
+    /// have occurred twice before.
+    fn is_draw(&self, pos: &ChessPos) -> bool {
+        if pos.pos.halfmoves() >= 100 {
+            return !pos.pos.is_checkmate();
+        }
+        if pos.pos.is_insufficient_material() {
+            return true;
+        }
+        let n = self.keys.len();
+        let reach = (pos.pos.halfmoves() as usize).min(n);
+        let mut earlier = 0;
+        let mut back = 4;
+        while back <= reach {
+            let index = n - back;
+            if self.keys[index] == pos.key {
+                if index > self.root_index {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// The estimate of a position the game goes on from.
+    fn estimate(&mut self, pos: &ChessPos) -> i32 {
+        if let Some(value) = self.cache.get(pos.key) {
+            return value;
+        }
+        let value = self
+            .prober
+            .probe(&pos.pos, &self.keys, self.probe_depth, PROBE_NODE_BUDGET)
+            .unwrap_or_else(|| evaluate(&pos.pos));
+        self.probe_nodes += self.prober.nodes();
+        self.cache.put(pos.key, value);
+        value.clamp(-MATE, MATE)
+    }
+}
+
+impl GameTree for ChessTree {
+    type Pos = ChessPos;
+    type Move = Move;
+
+    /// Captures and promotions by MVV-LVA first, then the quiet moves as generated.
+    fn moves(&mut self, pos: &ChessPos, out: &mut Vec<Move>) {
+        self.scratch.clear();
+        self.scratch
+            .extend(pos.pos.legal_moves().into_iter().map(|m| (if is_tactical(m) { mvv_lva(m) } else { 0 }, m)));
+        self.scratch.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        out.extend(self.scratch.iter().map(|&(_, m)| m));
+    }
+
+    fn code(&self, mv: Move) -> MoveCode {
+        encode(mv)
+    }
+
+    fn decode(&mut self, pos: &ChessPos, code: MoveCode) -> Option<Move> {
+        decode(&pos.pos, code)
+    }
+
+    fn play(&mut self, pos: &ChessPos, mv: Move) -> ChessPos {
+        pos.play(mv)
+    }
+
+    fn enter(&mut self, pos: &ChessPos) {
+        self.keys.push(pos.key);
+    }
+
+    fn leave(&mut self) {
+        self.keys.pop();
+    }
+
+    fn evaluate(&mut self, pos: &ChessPos, ply: usize) -> Tip {
+        if ply > 0 && self.is_draw(pos) {
+            return Tip::terminal(0);
+        }
+        if pos.pos.legal_moves().is_empty() {
+            return Tip::terminal(if pos.pos.is_check() { mated_in(0) } else { 0 });
+        }
+        Tip::estimate(self.estimate(pos))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::parse_uci;
+
+    fn tree() -> ChessTree {
+        let mut tree = ChessTree::new(1 << 16, 0).unwrap();
+        tree.set_history(&[]);
+        tree
+    }
+
+    /// Enters the root and the positions after each of `moves` but the last, and returns
+    /// the position after the last, ready to be evaluated.
+    fn walk(tree: &mut ChessTree, root: &ChessPos, moves: &[&str]) -> ChessPos {
+        let mut pos = root.clone();
+        tree.enter(&pos);
+        for (i, text) in moves.iter().enumerate() {
+            pos = pos.play(parse_uci(&pos.pos, text).unwrap());
+            if i + 1 < moves.len() {
+                tree.enter(&pos);
+            }
+        }
+        pos
+    }
+
+    #[test]
+    fn a_repetition_after_the_root_is_a_draw_one_of_the_root_is_not() {
+        let root = ChessPos::new(Chess::default());
+        let mut game = tree();
+        let back_to_root = walk(&mut game, &root, &["g1f3", "g8f6", "f3g1", "f6g8"]);
+        assert_eq!(game.evaluate(&back_to_root, 4), Tip::estimate(game.estimate(&back_to_root)));
+
+        let mut game = tree();
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3"];
+        let again = walk(&mut game, &root, &cycle);
+        assert_eq!(game.evaluate(&again, 5), Tip::terminal(0));
+    }
+
+    #[test]
+    fn the_root_ignores_draw_rules_but_not_mate() {
+        let mut game = tree();
+        let fifty: Chess = "4k3/8/8/8/8/8/8/R3K3 w - - 100 80"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let pos = ChessPos::new(fifty);
+        assert!(!game.evaluate(&pos, 0).terminal);
+        assert_eq!(game.evaluate(&pos, 1), Tip::terminal(0));
+
+        let mated: Chess = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(game.evaluate(&ChessPos::new(mated), 0), Tip::terminal(mated_in(0)));
+    }
+
+    #[test]
+    fn tip_cache_keeps_values_by_key() {
+        let mut cache = TipCache::new(1 << 12).unwrap();
+        assert_eq!(cache.entries.len(), 512);
+        cache.put(0xABCD_0000_1234_5678, -250);
+        assert_eq!(cache.get(0xABCD_0000_1234_5678), Some(-250));
+        assert_eq!(cache.get(0xABCE_0000_1234_5678), None);
+        cache.clear();
+        assert_eq!(cache.get(0xABCD_0000_1234_5678), None);
+    }
+}

@@ -1,0 +1,376 @@
+//! The bandwidth searcher: L. R. Harris's bandwidth heuristic search (IJCAI-73) in negamax
+//! centipawns, as `/work/shared/design/bandwidth.md` maps it.
+//!
+//! A best-first search over an explicit tree: select a tip along the best in-band sons,
+//! double-expand it (two plies, with an alpha-beta cutoff whose alpha is lowered by the
+//! band B), value the new tips by quiescence, back the values up and leave every son more
+//! than B below its best brother (from the side choosing there) out of the search. The
+//! tree persists between moves: the engine re-roots it on `position` and may keep
+//! expanding it while idle.
+//!
+//! [`searcher::Searcher`] is the search on any [`game::GameTree`]; [`Bandwidth`] wraps it
+//! for chess with the engine's `SearchJob`, clock and reports.
+//!
+//! How the engine drives it: [`Bandwidth::search`] re-roots the tree itself from the job's
+//! root and history (so `position` needs no call, though [`Bandwidth::set_position`] may
+//! re-root early); [`Bandwidth::advance`] walks moves down the tree; between commands,
+//! [`Bandwidth::think_until`] expands silently (`AlwaysThink`); `ucinewgame` maps to
+//! [`Bandwidth::new_game`]; [`Bandwidth::last_summary`] feeds an `info string`.
+//!
+//! Departures from the design note, each explained where it is implemented: out-of-band
+//! sons keep their subtrees until memory runs short (collapse is deferred, not skipped);
+//! a proven mate blocks nothing by itself, only exhaustion does, so a longer mate found
+//! first is shortened within a mate-distance horizon.
+
+pub mod chess;
+pub mod game;
+pub mod params;
+pub mod searcher;
+pub mod synthetic;
+pub mod tree;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::moves::{MoveCode, decode, encode};
+use crate::search::time::TimeManager;
+use crate::search::{
+    Bound, MATE, MATE_BOUND, Progress, Report, Reporter, Score, SearchJob, SearchOutcome, Signals, mated_in,
+};
+use chess::{ChessPos, ChessTree};
+use params::*;
+use searcher::{Searcher, Step};
+use tree::Tree;
+
+/// What the last search did besides its report, for an `info string`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchSummary {
+    /// Expansions made by the search.
+    pub expansions: u64,
+    /// Nodes searched by tip probes (quiescence) during the search.
+    pub probe_nodes: u64,
+    /// Nodes the tree kept from before the search (0 for a fresh tree).
+    pub reused_nodes: usize,
+    /// Positions idle thinking created since the previous search.
+    pub idle_nodes: u64,
+}
+
+/// The bandwidth searcher for chess and its tree, kept between searches.
+pub struct Bandwidth {
+    signals: Arc<Signals>,
+    searcher: Searcher<ChessTree>,
+    memory_mb: usize,
+    idle_nodes: u64,
+    summary: SearchSummary,
+}
+
+impl Bandwidth {
+    /// A searcher whose tree and tip cache share `memory_mb` megabytes (the tip cache gets
+    /// one eighth), listening to `signals`, rooted at the start position.
+    pub fn new(memory_mb: usize, params: BandwidthParams, signals: Arc<Signals>) -> Result<Bandwidth, String> {
+        let searcher = build_searcher(memory_mb, params, ChessPos::new(Chess::default()), &[])?;
+        Ok(Bandwidth { signals, searcher, memory_mb, idle_nodes: 0, summary: SearchSummary::default() })
+    }
+
+    /// The settings.
+    pub fn params(&self) -> &BandwidthParams {
+        self.searcher.params()
+    }
+
+    /// Changes the settings. A different node cap rebuilds the tree; any other change
+    /// starts a fresh tree at the same root (its values were backed up under the old ones).
+    pub fn set_params(&mut self, params: BandwidthParams) -> Result<(), String> {
+        if params == *self.params() {
+            return Ok(());
+        }
+        if params.node_cap_for(self.memory_mb) != self.searcher.tree().cap() {
+            return self.rebuild(self.memory_mb, params);
+        }
+        self.searcher.set_params(params);
+        self.searcher.game_mut().set_probe_depth(params.tip_probe_depth);
+        let root = self.searcher.root_pos().clone();
+        self.searcher.reset(root);
+        Ok(())
+    }
+
+    /// Gives tree and tip cache `memory_mb` megabytes; the tree starts afresh. On failure
+    /// the old searcher stays.
+    pub fn resize(&mut self, memory_mb: usize) -> Result<(), String> {
+        self.rebuild(memory_mb, *self.params())
+    }
+
+    fn rebuild(&mut self, memory_mb: usize, params: BandwidthParams) -> Result<(), String> {
+        let root = self.searcher.root_pos().clone();
+        let history = self.searcher.game().history().to_vec();
+        self.searcher = build_searcher(memory_mb, params, root, &history)?;
+        self.memory_mb = memory_mb;
+        Ok(())
+    }
+
+    /// Forgets the tree and the cached estimates and goes back to the start position.
+    pub fn new_game(&mut self) {
+        let game = self.searcher.game_mut();
+        game.clear();
+        game.set_history(&[]);
+        self.searcher.reset(ChessPos::new(Chess::default()));
+        self.idle_nodes = 0;
+    }
+
+    /// The tree.
+    pub fn tree(&self) -> &Tree {
+        self.searcher.tree()
+    }
+
+    /// The generic searcher inside, for inspection.
+    pub fn searcher(&self) -> &Searcher<ChessTree> {
+        &self.searcher
+    }
+
+    /// The position at the root of the tree.
+    pub fn root(&self) -> &Chess {
+        &self.searcher.root_pos().pos
+    }
+
+    /// Nodes in the tree.
+    pub fn nodes_in_tree(&self) -> usize {
+        self.searcher.nodes_in_tree()
+    }
+
+    /// What the last search did besides its report.
+    pub fn last_summary(&self) -> SearchSummary {
+        self.summary
+    }
+
+    /// Re-roots the tree after the legal `moves` were played from its root, keeping the
+    /// subtree they lead to. False when that subtree is not in the tree (a move never
+    /// generated, dropped for good, or ending the game): the tree then starts afresh at the
+    /// new position. An illegal move leaves everything unchanged and returns false.
+    pub fn advance(&mut self, moves: &[Move]) -> bool {
+        let mut pos = self.searcher.root_pos().clone();
+        let mut history = self.searcher.game().history().to_vec();
+        let mut codes = Vec::with_capacity(moves.len());
+        for &m in moves {
+            if !pos.pos.is_legal(m) {
+                return false;
+            }
+            history.push(pos.key);
+            codes.push(encode(m));
+            pos = pos.play(m);
+        }
+        self.searcher.game_mut().set_history(&history);
+        if self.searcher.advance(&codes, pos.clone()) {
+            return true;
+        }
+        self.searcher.reset(pos);
+        false
+    }
+
+    /// Makes `root` (after the game positions whose keys are `history`, oldest first) the
+    /// root. When the game continues the tree's root by moves inside the tree, that subtree
+    /// is kept (true); otherwise the tree starts afresh (false).
+    pub fn set_position(&mut self, root: &Chess, history: &[u64]) -> bool {
+        let target = ChessPos::new(root.clone());
+        let codes = self.path_to(&target, history);
+        self.searcher.game_mut().set_history(history);
+        if let Some(codes) = codes
+            && (codes.is_empty() || self.searcher.advance(&codes, target.clone()))
+        {
+            return true;
+        }
+        self.searcher.reset(target);
+        false
+    }
+
+    /// The moves from the tree's root to `target`, found by matching `history` (which must
+    /// extend the tree's history through its root) against the keys of the tree's sons.
+    fn path_to(&self, target: &ChessPos, history: &[u64]) -> Option<Vec<MoveCode>> {
+        if self.searcher.is_restricted() {
+            return None;
+        }
+        let old = self.searcher.game().history();
+        let root = self.searcher.root_pos();
+        if history == old {
+            return (target.key == root.key && target.pos == root.pos).then(Vec::new);
+        }
+        if history.len() <= old.len() || history[..old.len()] != *old || history[old.len()] != root.key {
+            return None;
+        }
+        let tree = self.searcher.tree();
+        let mut id = tree.root();
+        let mut pos = root.clone();
+        let mut codes = Vec::new();
+        for &key in history[old.len() + 1..].iter().chain([&target.key]) {
+            let (code, next) = pos.pos.legal_moves().into_iter().find_map(|m| {
+                let next = pos.play(m);
+                (next.key == key).then(|| (encode(m), next))
+            })?;
+            id = tree.child_by_move(id, code)?;
+            codes.push(code);
+            pos = next;
+        }
+        (pos.pos == target.pos).then_some(codes)
+    }
+
+    /// Expands the tree silently until `stop` returns true (polled between tips, so it
+    /// answers within one tip probe), or nothing is left to expand or the tree is full
+    /// (then the caller should wait for input rather than call again). Returns the
+    /// positions created; they are also reported by the next search's summary.
+    pub fn think_until(&mut self, stop: impl Fn() -> bool) -> u64 {
+        let created = self.searcher.stats().created;
+        while !stop() {
+            if self.searcher.step(&mut || stop()) != Step::Expanded {
+                break;
+            }
+        }
+        let added = self.searcher.stats().created - created;
+        self.idle_nodes += added;
+        added
+    }
+
+    /// Runs a search to its limits and returns the move to play.
+    pub fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+        let start = Instant::now();
+        let limits = &job.limits;
+        let reused = if limits.searchmoves.is_empty() {
+            self.set_position(&job.root, &job.history)
+        } else {
+            let codes: Vec<MoveCode> = limits.searchmoves.iter().map(|&m| encode(m)).collect();
+            self.searcher.game_mut().set_history(&job.history);
+            self.searcher.reset_restricted(ChessPos::new(job.root.clone()), &codes);
+            false
+        };
+        let stats = *self.searcher.stats();
+        let probe_nodes = self.searcher.game().probe_nodes();
+        self.summary = SearchSummary {
+            reused_nodes: if reused { self.nodes_in_tree() } else { 0 },
+            idle_nodes: std::mem::take(&mut self.idle_nodes),
+            ..SearchSummary::default()
+        };
+        self.searcher.clear_deepest();
+        let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let signals = self.signals.clone();
+        let mut last_report = start;
+        let mut reported = (self.searcher.root().pvlen(), self.best_code());
+        let mut expansions = 0u64;
+
+        loop {
+            let has_move = !self.searcher.root().is_tip();
+            if has_move {
+                let created = self.searcher.stats().created - stats.created;
+                if signals.stop_requested() || created >= node_limit || self.reached_goal(job) {
+                    break;
+                }
+                if time.hard_expired(&signals) || (time.soft_expired(&signals) && !self.uncertain()) {
+                    break;
+                }
+                if time.is_timed() && !signals.is_pondering() && self.decided(expansions) {
+                    break;
+                }
+            }
+            // The first expansion of a fresh root is never aborted: it gives the move.
+            let mut abort = || has_move && (signals.stop_requested() || time.hard_expired(&signals));
+            match self.searcher.step(&mut abort) {
+                Step::Expanded => expansions += 1,
+                Step::Aborted | Step::Done | Step::Frozen => break,
+            }
+            let now = Instant::now();
+            let current = (self.searcher.root().pvlen(), self.best_code());
+            let since = now.duration_since(last_report);
+            if since >= Duration::from_millis(REPORT_INTERVAL_MS)
+                || (current != reported && since >= Duration::from_millis(REPORT_MIN_GAP_MS))
+            {
+                reporter.report(Progress::Iteration(self.report(job, stats.created, start)));
+                last_report = now;
+                reported = current;
+            }
+        }
+
+        self.summary.expansions = self.searcher.stats().expansions - stats.expansions;
+        self.summary.probe_nodes = self.searcher.game().probe_nodes() - probe_nodes;
+        let report = self.report(job, stats.created, start);
+        SearchOutcome { best: report.pv.first().copied(), ponder: report.pv.get(1).copied(), report }
+    }
+
+    /// The move code of the root's best son (by key), if any.
+    fn best_code(&self) -> Option<MoveCode> {
+        let tree = self.searcher.tree();
+        let root = tree.node(tree.root());
+        (!root.is_tip()).then(|| tree.node(tree.children(tree.root()).start + root.best() as u32).mv())
+    }
+
+    /// True when `go depth` or `go mate` is satisfied.
+    fn reached_goal(&self, job: &SearchJob) -> bool {
+        let root = self.searcher.root();
+        let depth_done = job.limits.depth.is_some_and(|d| root.pvlen() as u32 >= d);
+        let value = root.value();
+        let mate_done = job.limits.mate.is_some_and(|n| value >= MATE_BOUND && (MATE - value + 1) / 2 <= n as i32);
+        depth_done || mate_done
+    }
+
+    /// True when the runner-up at the root is within the uncertainty zone of the best son.
+    fn uncertain(&self) -> bool {
+        let margin = self.params().band.min(MAX_BAND) * UNCERTAINTY_BAND_PERCENT / 100;
+        !self.searcher.is_finished() && self.searcher.root_lead().is_some_and(|(_, lead)| lead < margin)
+    }
+
+    /// True when a timed search may stop at once: the outcome is proven (a longer mate than
+    /// necessary still mates: the proof stays in the tree), there is one legal move, or a
+    /// best son is clearly better than the runner-up over a large subtree (checked every
+    /// few expansions).
+    fn decided(&self, expansions: u64) -> bool {
+        let root = self.searcher.root();
+        if self.searcher.is_proven() || root.n_children() == 1 {
+            return true;
+        }
+        if !expansions.is_multiple_of(CLEAR_LEAD_CHECK_INTERVAL) {
+            return false;
+        }
+        let lead_needed = CLEAR_LEAD_BANDS * self.params().band.min(MAX_BAND);
+        self.searcher.root_lead().is_some_and(|(best, lead)| {
+            lead > lead_needed && self.searcher.tree().subtree_size(best) >= CLEAR_LEAD_MIN_NODES
+        })
+    }
+
+    /// The report of the search so far.
+    fn report(&self, job: &SearchJob, created_before: u64, start: Instant) -> Report {
+        let root = self.searcher.root();
+        let mut pos = job.root.clone();
+        let mut pv = Vec::new();
+        for code in self.searcher.principal_line() {
+            let Some(m) = decode(&pos, code) else { break };
+            pos.play_unchecked(m);
+            pv.push(m);
+        }
+        let value = if root.is_tip() && job.root.legal_moves().is_empty() {
+            if job.root.is_check() { mated_in(0) } else { 0 }
+        } else {
+            self.searcher.root_value()
+        };
+        let depth = root.pvlen() as u32;
+        Report {
+            depth,
+            seldepth: (self.searcher.deepest() as u32).max(depth),
+            score: Score::from_value(value),
+            bound: Bound::Exact,
+            nodes: self.searcher.stats().created - created_before,
+            elapsed: start.elapsed(),
+            hashfull: self.searcher.tree().hashfull(),
+            pv,
+        }
+    }
+}
+
+/// A chess searcher with `memory_mb` megabytes, rooted at `root` after `history`.
+fn build_searcher(
+    memory_mb: usize,
+    params: BandwidthParams,
+    root: ChessPos,
+    history: &[u64],
+) -> Result<Searcher<ChessTree>, String> {
+    let mut game = ChessTree::new(tip_cache_bytes(memory_mb), params.tip_probe_depth)?;
+    game.set_history(history);
+    Searcher::new(game, root, params, params.node_cap_for(memory_mb))
+}

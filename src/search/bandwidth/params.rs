@@ -1,0 +1,120 @@
+//! Every tunable number of the bandwidth searcher, and the per-search settings the UCI
+//! options map onto ([`BandwidthParams`]).
+
+/// Default band width B = e + d in centipawns: sons more than this below their best
+/// brother (from the chooser's view) are out of the band and are not expanded.
+pub const DEFAULT_BAND: i32 = 100;
+/// A band at least this wide never drops anything: pure best-first minimax.
+pub const MAX_BAND: i32 = 2000;
+
+/// Default depth penalty λ in centipawns per ply of principal line (Harris's g'); 0 makes
+/// selection follow the principal variation.
+pub const DEFAULT_DEPTH_PENALTY: i32 = 0;
+/// The largest depth penalty accepted: more turns the search breadth-first.
+pub const MAX_DEPTH_PENALTY: i32 = 100;
+
+/// Default depth of the alpha-beta probe that values a tip (0: quiescence search only).
+pub const DEFAULT_TIP_PROBE_DEPTH: u32 = 0;
+/// The deepest tip probe accepted: probes run for every created node, so they must be cheap.
+pub const MAX_TIP_PROBE_DEPTH: u32 = 3;
+/// Node budget of one tip probe; a probe that exceeds it falls back to the static evaluation.
+pub const PROBE_NODE_BUDGET: u64 = 50_000;
+/// Transposition table of the tip prober, in MB (used by probes deeper than quiescence).
+pub const PROBE_HASH_MB: usize = 4;
+
+/// By default out-of-band sons stay in the tree and return when the band moves back
+/// (collapse mode); Harris's irreversible drop is the alternative.
+pub const DEFAULT_STRICT_HARRIS: bool = false;
+
+/// Bytes of one tree node.
+pub const NODE_BYTES: usize = 16;
+/// The tip cache gets one part in this many of the memory budget, the tree the rest.
+pub const TIP_CACHE_DIVISOR: usize = 8;
+/// The fewest nodes a tree may have, whatever the budget says.
+pub const MIN_TREE_NODES: usize = 1024;
+/// The most nodes a tree may have: indices are 32-bit.
+pub const MAX_TREE_NODES: usize = (u32::MAX - 1) as usize;
+
+/// Occupancy (per cent of the node cap) at which the arena is compacted before an expansion.
+pub const COMPACT_AT_PERCENT: usize = 90;
+/// Live occupancy above which the least promising subtrees are collapsed after compacting.
+pub const COLLAPSE_ABOVE_PERCENT: usize = 75;
+/// Collapsing stops once live occupancy is down to this, leaving room to grow before the
+/// next compaction.
+pub const COLLAPSE_TARGET_PERCENT: usize = 60;
+
+/// Tips this many plies below the root are not expanded: keeps mate values within the
+/// mate range and the principal-line length within a byte.
+pub const MAX_TREE_DEPTH: usize = 120;
+
+/// Stop early when the best root son leads the runner-up by more than this many bands...
+pub const CLEAR_LEAD_BANDS: i32 = 2;
+/// ...and its subtree holds at least this many nodes (B*'s "clearly better").
+pub const CLEAR_LEAD_MIN_NODES: usize = 100_000;
+/// Expansions between two checks of the clear-lead rule (it walks a subtree).
+pub const CLEAR_LEAD_CHECK_INTERVAL: u64 = 64;
+/// After the soft budget, keep searching towards the hard limit while the runner-up is
+/// within this share of the band (per cent): Harris's uncertainty zone, narrowed so that a
+/// quiet position does not spend the hard limit on every move.
+pub const UNCERTAINTY_BAND_PERCENT: i32 = 25;
+
+/// Progress is reported at least this often (ms) while the search runs...
+pub const REPORT_INTERVAL_MS: u64 = 1000;
+/// ...and when the depth or the best move changes, but not more often than this (ms).
+pub const REPORT_MIN_GAP_MS: u64 = 50;
+/// Sleep between two looks at the stop flag when nothing is left to expand but the search
+/// may not end yet (ms).
+pub const IDLE_POLL_MS: u64 = 1;
+
+/// The settings of one bandwidth searcher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BandwidthParams {
+    /// Band width B = e + d in centipawns; [`MAX_BAND`] or more disables dropping.
+    pub band: i32,
+    /// Depth penalty λ in centipawns per ply of a son's principal line.
+    pub depth_penalty: i32,
+    /// Depth of the alpha-beta probe at tips (0: quiescence).
+    pub tip_probe_depth: u32,
+    /// Harris's irreversible drop instead of collapse mode.
+    pub strict_harris: bool,
+    /// The node cap of the tree; `None` derives it from the memory budget.
+    pub node_cap: Option<usize>,
+}
+
+impl Default for BandwidthParams {
+    fn default() -> BandwidthParams {
+        BandwidthParams {
+            band: DEFAULT_BAND,
+            depth_penalty: DEFAULT_DEPTH_PENALTY,
+            tip_probe_depth: DEFAULT_TIP_PROBE_DEPTH,
+            strict_harris: DEFAULT_STRICT_HARRIS,
+            node_cap: None,
+        }
+    }
+}
+
+impl BandwidthParams {
+    /// True when the band is so wide that nothing is ever dropped.
+    #[inline]
+    pub fn unlimited_band(&self) -> bool {
+        self.band >= MAX_BAND
+    }
+
+    /// The number of tree nodes a budget of `mb` megabytes buys (the tip cache excluded),
+    /// or the explicit cap.
+    pub fn node_cap_for(&self, mb: usize) -> usize {
+        let cap = self.node_cap.unwrap_or_else(|| tree_bytes(mb) / NODE_BYTES);
+        cap.clamp(MIN_TREE_NODES, MAX_TREE_NODES)
+    }
+}
+
+/// The share of a budget of `mb` megabytes that goes to the tree, in bytes.
+pub fn tree_bytes(mb: usize) -> usize {
+    let total = mb.saturating_mul(1 << 20);
+    total - total / TIP_CACHE_DIVISOR
+}
+
+/// The share of a budget of `mb` megabytes that goes to the tip cache, in bytes.
+pub fn tip_cache_bytes(mb: usize) -> usize {
+    mb.saturating_mul(1 << 20) / TIP_CACHE_DIVISOR
+}

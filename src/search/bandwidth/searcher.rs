@@ -1,0 +1,836 @@
+//! The bandwidth search on any [`GameTree`]: select a tip along the best in-band sons,
+//! double-expand it with the band-lowered cutoff, back the values up, drop what fell out
+//! of the band, repeat; plus the memory management and re-rooting the engine needs.
+
+use crate::moves::{MoveCode, NO_MOVE};
+use crate::search::{MATE, MATE_BOUND};
+
+use super::game::GameTree;
+use super::params::*;
+use super::tree::{COLLAPSED, CUT, DROPPED, EXHAUSTED, HORIZON, Node, NodeId, PROVEN, TERMINAL, Tree};
+
+/// A value below every value a node can hold.
+const NO_VALUE: i32 = i32::MIN / 2;
+/// A proven mate in this many plies or fewer cannot be shortened: the only shorter mate
+/// is a son that mates at once, and every son is valued (mate detected) when created.
+const SHORTEST_PROOF_PLIES: i32 = 3;
+
+/// What one call of [`Searcher::step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A tip was expanded and the values backed up.
+    Expanded,
+    /// The abort callback fired during an expansion, which was undone.
+    Aborted,
+    /// Nothing is left to expand: the root is terminal or exhausted.
+    Done,
+    /// The tree is full even after compaction and collapsing; it no longer grows.
+    Frozen,
+}
+
+/// Counters since the searcher was created.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Completed expansions.
+    pub expansions: u64,
+    /// Positions created and valued by expansions (those of aborted expansions included).
+    pub created: u64,
+    /// Expansions undone by the abort callback.
+    pub aborted: u64,
+    /// Compactions of the arena.
+    pub compactions: u64,
+    /// Nodes freed by collapsing subtrees for memory.
+    pub collapsed: u64,
+}
+
+/// Where selection ended.
+enum Selection {
+    /// At a tip to expand.
+    Tip(NodeId),
+    /// At a tip beyond the depth horizon.
+    Beyond(NodeId),
+    /// At a node whose flags claim an eligible son it does not have.
+    Stuck,
+}
+
+/// Result of expanding one tip.
+enum Expansion {
+    Done,
+    Aborted,
+    Full,
+}
+
+/// The search: a game, the root position, the tree and the settings.
+pub struct Searcher<G: GameTree> {
+    game: G,
+    root_pos: G::Pos,
+    tree: Tree,
+    params: BandwidthParams,
+    /// Parity of the depth (below the root) of regular tips: every tip made by a double
+    /// expansion has it, so all tips share a side to move.
+    tip_parity: usize,
+    frozen: bool,
+    /// Some tip carries a [`HORIZON`] mark.
+    horizons: bool,
+    /// When set, the root's sons are restricted to these codes.
+    root_moves: Vec<MoveCode>,
+    stats: Stats,
+    /// Deepest tip created, in plies below the current root.
+    deepest: usize,
+    // Scratch, kept to avoid allocating per expansion.
+    path: Vec<NodeId>,
+    path_pos: Vec<G::Pos>,
+    moves: Vec<G::Move>,
+    son_pos: Vec<G::Pos>,
+}
+
+/// One ply of backing up: the father's view of a son's value, mates one ply longer.
+#[inline]
+pub fn back_up(son_value: i32) -> i32 {
+    let v = -son_value;
+    if v >= MATE_BOUND {
+        v - 1
+    } else if v <= -MATE_BOUND {
+        v + 1
+    } else {
+        v
+    }
+}
+
+impl<G: GameTree> Searcher<G> {
+    /// A searcher on `game` rooted at `root` with a tree of at most `cap` nodes.
+    pub fn new(game: G, root: G::Pos, params: BandwidthParams, cap: usize) -> Result<Searcher<G>, String> {
+        let mut searcher = Searcher {
+            game,
+            root_pos: root.clone(),
+            tree: Tree::new(cap)?,
+            params,
+            tip_parity: 0,
+            frozen: false,
+            horizons: false,
+            root_moves: Vec::new(),
+            stats: Stats::default(),
+            deepest: 0,
+            path: Vec::new(),
+            path_pos: Vec::new(),
+            moves: Vec::new(),
+            son_pos: Vec::new(),
+        };
+        searcher.reset(root);
+        Ok(searcher)
+    }
+
+    /// Starts a fresh tree at `root` (the game's history must already be set for it).
+    pub fn reset(&mut self, root: G::Pos) {
+        let tip = self.game.evaluate(&root, 0);
+        self.tree.reset(Node::tip(NO_MOVE, tip));
+        self.root_pos = root;
+        self.tip_parity = 0;
+        self.frozen = false;
+        self.horizons = false;
+        self.deepest = 0;
+        self.root_moves.clear();
+    }
+
+    /// Starts a fresh tree at `root` whose sons are only the moves with these codes.
+    pub fn reset_restricted(&mut self, root: G::Pos, codes: &[MoveCode]) {
+        self.reset(root);
+        self.root_moves.extend_from_slice(codes);
+    }
+
+    /// True when the root's sons are restricted.
+    pub fn is_restricted(&self) -> bool {
+        !self.root_moves.is_empty()
+    }
+
+    /// The tree.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The game, to change its settings or history (then [`reset`](Searcher::reset)).
+    pub fn game_mut(&mut self) -> &mut G {
+        &mut self.game
+    }
+
+    /// The root position.
+    pub fn root_pos(&self) -> &G::Pos {
+        &self.root_pos
+    }
+
+    /// The settings.
+    pub fn params(&self) -> &BandwidthParams {
+        &self.params
+    }
+
+    /// Changes the settings. The band and penalty apply from the next backup; a different
+    /// node cap needs a new searcher.
+    pub fn set_params(&mut self, params: BandwidthParams) {
+        self.params = params;
+        self.frozen = false;
+    }
+
+    /// Counters since creation.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Deepest tip created below the current root (reset with [`clear_deepest`](Searcher::clear_deepest)).
+    pub fn deepest(&self) -> usize {
+        self.deepest
+    }
+
+    /// Restarts the deepest-tip count, at the current principal line's length.
+    pub fn clear_deepest(&mut self) {
+        self.deepest = self.root().pvlen();
+    }
+
+    /// True once the tree has stopped growing for lack of memory.
+    pub fn is_frozen(&self) -> bool {
+        self.frozen
+    }
+
+    /// The root node.
+    pub fn root(&self) -> &Node {
+        self.tree.node(self.tree.root())
+    }
+
+    /// True when nothing is left to expand: the root is terminal or exhausted.
+    pub fn is_finished(&self) -> bool {
+        self.root().flags() & (TERMINAL | EXHAUSTED) != 0
+    }
+
+    /// True when the root's outcome is decided (a win may still get shorter).
+    pub fn is_proven(&self) -> bool {
+        self.root().has(PROVEN)
+    }
+
+    /// A son's value from its father's view, penalized by the depth of its principal line:
+    /// what choosers compare (the alternating g' of Harris).
+    #[inline]
+    fn key(&self, son: &Node) -> i32 {
+        back_up(son.value()) - self.params.depth_penalty * son.pvlen() as i32
+    }
+
+    #[inline]
+    fn in_band(&self, key: i32, best_key: i32) -> bool {
+        self.params.unlimited_band() || key >= best_key - self.params.band
+    }
+
+    /// The key of the best son of `id` (whose sons exist).
+    fn best_key(&self, id: NodeId) -> i32 {
+        let node = self.tree.node(id);
+        self.key(self.tree.node(self.tree.children(id).start + node.best() as NodeId))
+    }
+
+    /// True if son `c` of a father whose best key is `best_key` is inside the band.
+    pub fn son_in_band(&self, c: NodeId, best_key: i32) -> bool {
+        let son = self.tree.node(c);
+        !son.has(DROPPED) && self.in_band(self.key(son), best_key)
+    }
+
+    /// True if son `c` of `father` lies inside the band of its brothers (and is not
+    /// dropped for good): it may be selected while unproven.
+    pub fn is_in_band(&self, father: NodeId, c: NodeId) -> bool {
+        self.son_in_band(c, self.best_key(father))
+    }
+
+    /// The length in plies of the shortest mate a proven son gives the side to move at
+    /// `id`, if any.
+    fn proven_win(&self, id: NodeId) -> Option<i32> {
+        self.tree
+            .children(id)
+            .map(|c| self.tree.node(c))
+            .filter(|son| son.has(PROVEN) && !son.has(DROPPED))
+            .map(|son| back_up(son.value()))
+            .filter(|&v| v >= MATE_BOUND)
+            .max()
+            .map(|v| MATE - v)
+    }
+
+    /// True if `son` may still change its father's value, so selection may descend into it:
+    /// not exhausted, and inside the band, or, when the father has a proven mate in
+    /// `win` plies, possibly a faster mate.
+    fn eligible(&self, son: &Node, best_key: i32, win: Option<i32>) -> bool {
+        if son.flags() & (EXHAUSTED | DROPPED) != 0 {
+            return false;
+        }
+        match win {
+            Some(plies) => plies > SHORTEST_PROOF_PLIES,
+            None => self.in_band(self.key(son), best_key),
+        }
+    }
+
+    /// The son to descend into: the highest key among the eligible sons.
+    fn pick_son(&self, id: NodeId, win: Option<i32>) -> Option<NodeId> {
+        let best_key = self.best_key(id);
+        let mut pick = None;
+        let mut pick_key = NO_VALUE;
+        for c in self.tree.children(id) {
+            let son = self.tree.node(c);
+            let key = self.key(son);
+            if key > pick_key && self.eligible(son, best_key, win) {
+                pick = Some(c);
+                pick_key = key;
+            }
+        }
+        pick
+    }
+
+    /// Recomputes value, principal line, flags of an expanded node from its sons, and drops
+    /// the sons outside the band in strict Harris mode.
+    fn recompute(&mut self, id: NodeId) {
+        let range = self.tree.children(id);
+        let mut best = 0;
+        let mut best_key = NO_VALUE;
+        for (k, c) in range.clone().enumerate() {
+            let son = self.tree.node(c);
+            if son.has(DROPPED) {
+                continue;
+            }
+            let key = self.key(son);
+            if key > best_key {
+                best_key = key;
+                best = k;
+            }
+        }
+        // Harris deletes out-of-band sons for good. Collapse mode only stops selecting them
+        // and frees their subtrees when memory runs short (`collapse_to`, largest gaps
+        // first), so a son that comes back into the band resumes from its deep subtree
+        // instead of restarting from a stub.
+        if self.params.strict_harris {
+            for c in range.clone() {
+                let son = *self.tree.node(c);
+                if !son.has(DROPPED) && !self.in_band(self.key(&son), best_key) {
+                    self.tree.collapse(c);
+                    let son = self.tree.node_mut(c);
+                    son.set_flags(son.flags() | DROPPED);
+                }
+            }
+        }
+        let win = self.proven_win(id);
+        let mut all_proven = true;
+        let mut exhausted = true;
+        for c in range.clone() {
+            let son = self.tree.node(c);
+            if son.has(DROPPED) {
+                continue;
+            }
+            all_proven &= son.has(PROVEN);
+            exhausted &= !self.eligible(son, best_key, win);
+        }
+        let best_son = *self.tree.node(range.start + best as NodeId);
+        let node = self.tree.node_mut(id);
+        node.set_value(back_up(best_son.value()));
+        node.set_line(best, best_son.pvlen() + 1);
+        let mut flags = node.flags() & !(PROVEN | EXHAUSTED | CUT | COLLAPSED);
+        if win.is_some() || all_proven {
+            flags |= PROVEN;
+        }
+        if exhausted {
+            flags |= EXHAUSTED;
+        }
+        node.set_flags(flags);
+    }
+
+    /// One iteration: select a tip, expand it, back up. `abort` is polled after every son
+    /// of the expansion; when it fires, the expansion is undone.
+    pub fn step(&mut self, abort: &mut dyn FnMut() -> bool) -> Step {
+        if self.is_finished() {
+            return Step::Done;
+        }
+        if self.frozen {
+            return Step::Frozen;
+        }
+        if self.tree.len() * 100 >= self.tree.cap() * COMPACT_AT_PERCENT {
+            self.manage_memory();
+            if self.frozen {
+                return Step::Frozen;
+            }
+        }
+        let mut retried = false;
+        loop {
+            if self.is_finished() {
+                return Step::Done;
+            }
+            let selected = self.select();
+            let Selection::Tip(tip) = selected else {
+                if let Selection::Beyond(tip) = selected {
+                    // Out of reach from here: exhausted until the root moves.
+                    let node = self.tree.node_mut(tip);
+                    node.set_flags(node.flags() | EXHAUSTED | HORIZON);
+                    self.horizons = true;
+                }
+                // Stale flags (after a change of band) are repaired by the same backup.
+                self.back_up_path();
+                self.leave_path();
+                if abort() {
+                    return Step::Aborted;
+                }
+                continue;
+            };
+            match self.expand(tip, abort) {
+                Expansion::Done => {
+                    self.stats.expansions += 1;
+                    self.back_up_path();
+                    self.leave_path();
+                    return Step::Expanded;
+                }
+                Expansion::Aborted => {
+                    self.stats.aborted += 1;
+                    self.leave_path();
+                    return Step::Aborted;
+                }
+                Expansion::Full => {
+                    self.leave_path();
+                    if retried {
+                        self.frozen = true;
+                        return Step::Frozen;
+                    }
+                    retried = true;
+                    self.manage_memory();
+                    if self.frozen {
+                        return Step::Frozen;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Walks from the root to the tip to expand, entering each position in the game. A
+    /// proven mate in k plies at a node on the way bounds the depth at which a faster mate
+    /// can still be found below it; a tip beyond that horizon is not expanded.
+    fn select(&mut self) -> Selection {
+        self.path.clear();
+        self.path_pos.clear();
+        let root = self.tree.root();
+        self.game.enter(&self.root_pos);
+        self.path.push(root);
+        self.path_pos.push(self.root_pos.clone());
+        let mut horizon = MAX_TREE_DEPTH;
+        loop {
+            let id = *self.path.last().expect("the path holds the root");
+            let depth = self.path.len() - 1;
+            if self.tree.node(id).is_tip() {
+                return if depth < horizon { Selection::Tip(id) } else { Selection::Beyond(id) };
+            }
+            let win = self.proven_win(id);
+            if let Some(plies) = win {
+                horizon = horizon.min((depth + plies as usize).saturating_sub(2));
+            }
+            let Some(son) = self.pick_son(id, win) else {
+                return Selection::Stuck;
+            };
+            let pos = self.path_pos.last().expect("one position per path node");
+            let mv = self.game.decode(pos, self.tree.node(son).mv()).expect("tree moves are legal in their position");
+            let next = self.game.play(pos, mv);
+            self.game.enter(&next);
+            self.path.push(son);
+            self.path_pos.push(next);
+        }
+    }
+
+    fn leave_path(&mut self) {
+        for _ in 0..self.path.len() {
+            self.game.leave();
+        }
+        self.path.clear();
+        self.path_pos.clear();
+    }
+
+    fn back_up_path(&mut self) {
+        for k in (0..self.path.len()).rev() {
+            let id = self.path[k];
+            if !self.tree.node(id).is_tip() {
+                self.recompute(id);
+            }
+        }
+    }
+
+    /// Creates and values the sons of `pos` in a new block; returns the block and its size.
+    fn make_sons(
+        &mut self,
+        pos: &G::Pos,
+        ply: usize,
+        restrict: bool,
+        abort: &mut dyn FnMut() -> bool,
+    ) -> Result<(NodeId, usize), Expansion> {
+        self.moves.clear();
+        self.game.moves(pos, &mut self.moves);
+        if restrict {
+            let codes = &self.root_moves;
+            let game = &self.game;
+            self.moves.retain(|&m| codes.contains(&game.code(m)));
+        }
+        let count = self.moves.len().min(u8::MAX as usize);
+        let first = self.tree.alloc(count).ok_or(Expansion::Full)?;
+        self.son_pos.clear();
+        for k in 0..count {
+            let mv = self.moves[k];
+            let child = self.game.play(pos, mv);
+            let tip = self.game.evaluate(&child, ply);
+            self.stats.created += 1;
+            *self.tree.node_mut(first + k as NodeId) = Node::tip(self.game.code(mv), tip);
+            self.son_pos.push(child);
+            if abort() {
+                return Err(Expansion::Aborted);
+            }
+        }
+        Ok((first, count))
+    }
+
+    /// Expands the tip `id` at the end of the path: two plies, or one when the tip is off
+    /// the regular parity (a revived stub).
+    fn expand(&mut self, id: NodeId, abort: &mut dyn FnMut() -> bool) -> Expansion {
+        let depth = self.path.len() - 1;
+        let mark = self.tree.len();
+        let pos = self.path_pos.last().expect("one position per path node").clone();
+        let restrict = depth == 0 && self.is_restricted();
+        let (first, count) = match self.make_sons(&pos, depth + 1, restrict, abort) {
+            Ok(block) => block,
+            Err(e) => {
+                self.tree.truncate(mark);
+                return e;
+            }
+        };
+        if count == 0 {
+            // Only possible when the game did not report the end itself.
+            let node = self.tree.node_mut(id);
+            node.set_flags(node.flags() | TERMINAL | PROVEN | EXHAUSTED);
+            self.tree.truncate(mark);
+            return Expansion::Done;
+        }
+        let double = depth % 2 == self.tip_parity;
+        if double {
+            self.sort_sons(first, count);
+            let sons = std::mem::take(&mut self.son_pos);
+            let result = self.expand_grandsons(first, &sons, depth + 2, abort);
+            self.son_pos = sons;
+            if let Err(e) = result {
+                self.tree.truncate(mark);
+                return e;
+            }
+        }
+        self.deepest = self.deepest.max(depth + if double { 2 } else { 1 });
+        self.tree.node_mut(id).set_children(first, count);
+        Expansion::Done
+    }
+
+    /// Orders a fresh block of sons (and their positions) by key, best first.
+    fn sort_sons(&mut self, first: NodeId, count: usize) {
+        let mut order: Vec<usize> = (0..count).collect();
+        order.sort_by_key(|&k| std::cmp::Reverse(back_up(self.tree.node(first + k as NodeId).value())));
+        let nodes: Vec<Node> = order.iter().map(|&k| *self.tree.node(first + k as NodeId)).collect();
+        let positions: Vec<G::Pos> = order.iter().map(|&k| self.son_pos[k].clone()).collect();
+        for (k, node) in nodes.into_iter().enumerate() {
+            *self.tree.node_mut(first + k as NodeId) = node;
+        }
+        self.son_pos = positions;
+    }
+
+    /// The second ply of a double expansion, alpha-beta style with alpha lowered by the
+    /// band: a son whose replies already put it more than B below the best finished son
+    /// keeps no grandsons (it is `CUT`, its value a bound).
+    fn expand_grandsons(
+        &mut self,
+        first: NodeId,
+        sons: &[G::Pos],
+        ply: usize,
+        abort: &mut dyn FnMut() -> bool,
+    ) -> Result<(), Expansion> {
+        let band = self.params.band;
+        let unlimited = self.params.unlimited_band();
+        let mut best = NO_VALUE;
+        for (k, pos) in sons.iter().enumerate() {
+            let s = first + k as NodeId;
+            if self.tree.node(s).has(TERMINAL) {
+                best = best.max(back_up(self.tree.node(s).value()));
+                continue;
+            }
+            self.game.enter(pos);
+            let result = self.expand_son(s, pos, ply, best, band, unlimited);
+            self.game.leave();
+            result?;
+            let son = self.tree.node(s);
+            if !son.has(CUT) {
+                best = best.max(back_up(son.value()));
+            }
+            if abort() {
+                return Err(Expansion::Aborted);
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates the replies of son `s` (entered in the game) until they refute it by more
+    /// than the band.
+    fn expand_son(
+        &mut self,
+        s: NodeId,
+        pos: &G::Pos,
+        ply: usize,
+        best: i32,
+        band: i32,
+        unlimited: bool,
+    ) -> Result<(), Expansion> {
+        self.moves.clear();
+        self.game.moves(pos, &mut self.moves);
+        let count = self.moves.len().min(u8::MAX as usize);
+        if count == 0 {
+            // Only possible when the game did not report the end itself.
+            let son = self.tree.node_mut(s);
+            son.set_flags(son.flags() | TERMINAL | PROVEN | EXHAUSTED);
+            return Ok(());
+        }
+        let block = self.tree.alloc(count).ok_or(Expansion::Full)?;
+        // The opponent's best reply so far, from the son's side.
+        let mut reply = NO_VALUE;
+        for k in 0..count {
+            let mv = self.moves[k];
+            let child = self.game.play(pos, mv);
+            let tip = self.game.evaluate(&child, ply);
+            self.stats.created += 1;
+            *self.tree.node_mut(block + k as NodeId) = Node::tip(self.game.code(mv), tip);
+            reply = reply.max(back_up(tip.value));
+            if !unlimited && back_up(reply) < best - band {
+                // Refuted: the son is out of the band whatever its other replies do.
+                self.tree.truncate(block as usize);
+                let son = self.tree.node_mut(s);
+                son.set_value(reply);
+                let dropped = if self.params.strict_harris { DROPPED } else { 0 };
+                son.set_flags(son.flags() | CUT | dropped);
+                return Ok(());
+            }
+        }
+        self.tree.node_mut(s).set_children(block, count);
+        self.recompute(s);
+        Ok(())
+    }
+
+    /// Compacts the arena; collapses the least promising subtrees when the live nodes still
+    /// fill too much of it; freezes the tree when even that does not help. The search does
+    /// this itself when the arena fills up; the engine may call it while idle, after
+    /// re-rooting left garbage behind.
+    pub fn manage_memory(&mut self) {
+        self.tree.compact();
+        self.stats.compactions += 1;
+        let cap = self.tree.cap();
+        if self.tree.live() * 100 > cap * COLLAPSE_ABOVE_PERCENT {
+            self.collapse_to(cap * COLLAPSE_TARGET_PERCENT / 100);
+            self.tree.compact();
+        }
+        self.frozen = self.tree.live() * 100 >= cap * COMPACT_AT_PERCENT;
+    }
+
+    /// Collapses subtrees, the furthest from the principal variation first (by the sum of
+    /// the key gaps to the best brother along the path), until at most `target` nodes live.
+    /// Neither the reported principal variation nor the line of best keys (which carries
+    /// the stored root value) is collapsed; values and flags stay, and under a depth
+    /// penalty a stub keeps its plain negamax value too, so the move choice survives.
+    fn collapse_to(&mut self, target: usize) {
+        let root = self.tree.root();
+        if self.tree.node(root).is_tip() {
+            return;
+        }
+        let values = self.pure_values();
+        let mut protected = self.principal_nodes(values.as_deref());
+        let mut id = root;
+        while !self.tree.node(id).is_tip() {
+            id = self.tree.children(id).start + self.tree.node(id).best() as NodeId;
+            protected.push(id);
+        }
+        protected.sort_unstable();
+        // (gap from the PV, depth, node) for every expanded node off the protected lines.
+        let mut candidates: Vec<(i32, u8, NodeId)> = Vec::new();
+        let mut stack: Vec<(NodeId, i32, u8)> = vec![(root, 0, 0)];
+        while let Some((id, gap, depth)) = stack.pop() {
+            let best_key = self.best_key(id);
+            for c in self.tree.children(id) {
+                if self.tree.node(c).is_tip() {
+                    continue;
+                }
+                let son_gap = gap.saturating_add(best_key - self.key(self.tree.node(c)));
+                let son_depth = depth.saturating_add(1);
+                if protected.binary_search(&c).is_err() {
+                    candidates.push((son_gap, son_depth, c));
+                }
+                stack.push((c, son_gap, son_depth));
+            }
+        }
+        candidates.sort_unstable_by_key(|&(gap, depth, _)| (std::cmp::Reverse(gap), depth));
+        for (_, _, id) in candidates {
+            if self.tree.live() <= target {
+                break;
+            }
+            let freed = self.tree.collapse(id);
+            if freed > 0 {
+                self.stats.collapsed += freed as u64;
+                let node = self.tree.node_mut(id);
+                node.set_tip_eval(values.as_ref().map_or(node.value(), |v| v[id as usize]));
+            }
+        }
+    }
+
+    /// Walks the moves `codes` down from the root and keeps that subtree as the new tree.
+    /// `root` is the position after the moves (its game history already set). False, and
+    /// the tree unchanged, when a move is not in the tree, was dropped, or ends the game.
+    pub fn advance(&mut self, codes: &[MoveCode], root: G::Pos) -> bool {
+        if self.is_restricted() {
+            return false;
+        }
+        let mut id = self.tree.root();
+        for &code in codes {
+            match self.tree.child_by_move(id, code) {
+                Some(c) if !self.tree.node(c).has(DROPPED) => id = c,
+                _ => return false,
+            }
+        }
+        if self.tree.node(id).has(TERMINAL) {
+            return false;
+        }
+        self.tree.reroot(id);
+        self.root_pos = root;
+        self.tip_parity ^= codes.len() % 2;
+        self.deepest = self.deepest.saturating_sub(codes.len());
+        self.frozen = false;
+        self.clear_horizons();
+        true
+    }
+
+    /// Forgets the horizon marks (they were relative to the old root) and recomputes the
+    /// flags of every expanded node, sons first.
+    fn clear_horizons(&mut self) {
+        if !std::mem::take(&mut self.horizons) {
+            return;
+        }
+        for id in self.tree.reachable_ids().into_iter().rev() {
+            let node = self.tree.node_mut(id);
+            if node.is_tip() {
+                if node.has(HORIZON) {
+                    node.set_flags(node.flags() & !(HORIZON | EXHAUSTED));
+                }
+            } else {
+                self.recompute(id);
+            }
+        }
+    }
+
+    /// The sons of the root with their values from the root's view, ignoring the depth
+    /// penalty, best first; ties go to the larger subtree.
+    pub fn root_choices(&self) -> Vec<(NodeId, i32)> {
+        self.ranked_root_sons(self.pure_values().as_deref())
+    }
+
+    fn ranked_root_sons(&self, values: Option<&[i32]>) -> Vec<(NodeId, i32)> {
+        let root = self.tree.root();
+        let mut choices: Vec<(NodeId, i32)> = self
+            .tree
+            .children(root)
+            .filter(|&c| !self.tree.node(c).has(DROPPED))
+            .map(|c| (c, back_up(values.map_or(self.tree.node(c).value(), |v| v[c as usize]))))
+            .collect();
+        choices.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        let ties = choices.iter().take_while(|&&(_, v)| v == choices[0].1).count();
+        if ties > 1 {
+            choices[..ties].sort_by_cached_key(|&(c, _)| std::cmp::Reverse(self.tree.subtree_size(c)));
+        }
+        choices
+    }
+
+    /// The principal variation as move codes: the best root son (see
+    /// [`root_choices`](Searcher::root_choices)), then the best sons by value.
+    pub fn principal_line(&self) -> Vec<MoveCode> {
+        let nodes = self.principal_nodes(self.pure_values().as_deref());
+        nodes.iter().map(|&id| self.tree.node(id).mv()).collect()
+    }
+
+    /// The nodes of the principal variation, given the plain values under a depth penalty.
+    fn principal_nodes(&self, values: Option<&[i32]>) -> Vec<NodeId> {
+        let mut line = Vec::new();
+        let Some(&(mut id, _)) = self.ranked_root_sons(values).first() else {
+            return line;
+        };
+        loop {
+            line.push(id);
+            let node = self.tree.node(id);
+            if node.is_tip() {
+                return line;
+            }
+            id = match values {
+                None => self.tree.children(id).start + node.best() as NodeId,
+                Some(v) => self
+                    .tree
+                    .children(id)
+                    .filter(|&c| !self.tree.node(c).has(DROPPED))
+                    .max_by_key(|&c| (back_up(v[c as usize]), std::cmp::Reverse(c)))
+                    .expect("an expanded node keeps its best son"),
+            };
+        }
+    }
+
+    /// The root value without the depth penalty, from the root's side.
+    pub fn root_value(&self) -> i32 {
+        match self.pure_values() {
+            None => self.root().value(),
+            Some(v) => v[self.tree.root() as usize],
+        }
+    }
+
+    /// With a depth penalty, every node's plain negamax value (one bottom-up pass; a
+    /// collapsed stub keeps its own in `tip_eval`); without one the stored values are those
+    /// already.
+    fn pure_values(&self) -> Option<Vec<i32>> {
+        if self.params.depth_penalty == 0 {
+            return None;
+        }
+        Some(self.tree.bottom_up(|id, sons| {
+            let node = self.tree.node(id);
+            if sons.is_empty() {
+                return if node.has(COLLAPSED) { node.tip_eval() } else { node.value() };
+            }
+            self.tree
+                .children(id)
+                .zip(sons)
+                .filter(|&(c, _)| !self.tree.node(c).has(DROPPED))
+                .map(|(_, &v)| back_up(v))
+                .max()
+                .expect("the best son is never dropped")
+        }))
+    }
+
+    /// The best root son's lead over the runner-up (keys, from the root's view), if the
+    /// root has two candidate sons.
+    pub fn root_lead(&self) -> Option<(NodeId, i32)> {
+        let root = self.tree.root();
+        let mut best: Option<(NodeId, i32)> = None;
+        let mut second = NO_VALUE;
+        for c in self.tree.children(root) {
+            let son = self.tree.node(c);
+            if son.has(DROPPED) {
+                continue;
+            }
+            let key = self.key(son);
+            match best {
+                Some((_, b)) if key <= b => second = second.max(key),
+                _ => {
+                    if let Some((_, b)) = best {
+                        second = b;
+                    }
+                    best = Some((c, key));
+                }
+            }
+        }
+        let (c, b) = best?;
+        (second > NO_VALUE).then_some((c, b - second))
+    }
+
+    /// Number of nodes in the tree.
+    pub fn nodes_in_tree(&self) -> usize {
+        self.tree.live()
+    }
+}

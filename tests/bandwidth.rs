@@ -1,0 +1,505 @@
+//! The bandwidth searcher against known answers: alpha-beta's best case on perfectly ordered
+//! trees and the double expansion's counts, exact minimax on random trees whose estimates
+//! respect the band, the direction of the drop rule, four verified mates and the longest
+//! resistance, search limits, idle thinking, tree reuse across moves, and the memory cap.
+
+use std::sync::Arc;
+
+use harrier::moves::{decode, encode, parse_uci};
+use harrier::search::bandwidth::Bandwidth;
+use harrier::search::bandwidth::chess::{ChessPos, ChessTree};
+use harrier::search::bandwidth::game::GameTree;
+use harrier::search::bandwidth::params::{BandwidthParams, MAX_BAND};
+use harrier::search::bandwidth::searcher::{Searcher, Step};
+use harrier::search::bandwidth::synthetic::{RandomTree, UniformPos, UniformTree};
+use harrier::search::bandwidth::tree::{CUT, DROPPED, PROVEN};
+use harrier::search::{Limits, Score, SearchJob, Signals, Silent};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, zobrist::Zobrist64};
+
+/// Node cap of the synthetic searches: more than any of their trees needs.
+const SYNTHETIC_CAP: usize = 1 << 18;
+/// Tree and tip cache of the chess searches, in MB.
+const CHESS_MB: usize = 16;
+/// Positions the mate searches may create (the mate in 3 needs about 8,000).
+const MATE_BUDGET: u64 = 50_000;
+
+fn params(band: i32, strict_harris: bool) -> BandwidthParams {
+    BandwidthParams { band, strict_harris, ..BandwidthParams::default() }
+}
+
+fn never() -> bool {
+    false
+}
+
+fn uniform_searcher(tree: UniformTree, p: BandwidthParams) -> Searcher<UniformTree> {
+    let root = tree.root();
+    Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap()
+}
+
+/// Expands until nothing in the band is left; returns the number of expansions.
+fn run_to_end<G: GameTree>(searcher: &mut Searcher<G>, budget: u64) -> u64 {
+    for n in 0..budget {
+        match searcher.step(&mut never) {
+            Step::Expanded => {}
+            Step::Done => return n,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    panic!("no end after {budget} expansions");
+}
+
+/// Plain fail-hard alpha-beta over a uniform tree in its move order; counts leaf visits.
+fn alpha_beta(tree: &mut UniformTree, pos: UniformPos, mut alpha: i32, beta: i32, leaves: &mut u64) -> i32 {
+    let mut moves = Vec::new();
+    tree.moves(&pos, &mut moves);
+    if moves.is_empty() {
+        *leaves += 1;
+        return tree.value(pos);
+    }
+    for m in moves {
+        let child = tree.play(&pos, m);
+        let value = -alpha_beta(tree, child, -beta, -alpha, leaves);
+        if value >= beta {
+            return beta;
+        }
+        alpha = alpha.max(value);
+    }
+    alpha
+}
+
+#[test]
+fn alpha_beta_reference_meets_levins_count() {
+    for b in 2..=4usize {
+        for n in 1..=6usize {
+            let mut tree = UniformTree::perfectly_ordered(b, n);
+            let mut leaves = 0;
+            let root = tree.root();
+            let value = alpha_beta(&mut tree, root, -100_000, 100_000, &mut leaves);
+            assert_eq!(value, tree.minimax());
+            let expected = b.pow(n.div_ceil(2) as u32) + b.pow((n / 2) as u32) - 1;
+            assert_eq!(leaves, expected as u64, "b={b} n={n}");
+        }
+    }
+    let mut tree = UniformTree::perfectly_ordered(3, 4);
+    let mut leaves = 0;
+    let root = tree.root();
+    alpha_beta(&mut tree, root, -100_000, 100_000, &mut leaves);
+    assert_eq!((leaves, 3u64.pow(4)), (17, 81));
+}
+
+#[test]
+fn with_exact_estimates_a_zero_band_expands_only_the_principal_line() {
+    // Not a proof procedure: it trusts estimates the band says are exact, so it needs fewer
+    // leaves than alpha-beta's minimal tree.
+    for (b, n) in [(2, 4), (3, 4), (4, 4), (3, 6)] {
+        let tree = UniformTree::perfectly_ordered(b, n);
+        let exact = tree.minimax();
+        let mut searcher = uniform_searcher(tree, params(0, false));
+        assert_eq!(run_to_end(&mut searcher, 100) as usize, n / 2);
+        assert_eq!(searcher.root_value(), exact);
+        let levin = b.pow(n.div_ceil(2) as u32) + b.pow((n / 2) as u32) - 1;
+        let leaves = searcher.game().evaluations()[n] as usize;
+        assert!(leaves == 2 * b - 1 && leaves < levin, "b={b} n={n}: {leaves} leaves");
+    }
+}
+
+#[test]
+fn double_expansion_evaluates_2b_minus_1_or_b_squared_grandsons() {
+    for b in 2..=8usize {
+        for (band, expected) in [(0, 2 * b - 1), (MAX_BAND, b * b)] {
+            let mut searcher = uniform_searcher(UniformTree::perfectly_ordered(b, 2), params(band, false));
+            assert_eq!(searcher.step(&mut never), Step::Expanded);
+            let evaluations = searcher.game().evaluations();
+            assert_eq!(evaluations[1], b as u64, "every son is valued");
+            assert_eq!(evaluations[2], expected as u64, "b={b} B={band}");
+            assert_eq!(searcher.root_value(), UniformTree::perfectly_ordered(b, 2).minimax());
+        }
+    }
+}
+
+#[test]
+fn unlimited_band_with_full_expansion_is_minimax_for_any_estimates() {
+    for seed in 0..100 {
+        let tree = UniformTree::random(3, 5, seed, 700, 900);
+        let exact = tree.minimax();
+        let mut searcher = uniform_searcher(tree, params(MAX_BAND, false));
+        run_to_end(&mut searcher, 10_000);
+        assert_eq!(searcher.root_value(), exact, "seed {seed}");
+        assert!(searcher.root().has(PROVEN), "a fully expanded tree is proven");
+    }
+}
+
+#[test]
+fn exact_estimates_with_zero_band_give_minimax() {
+    for seed in 0..100 {
+        let tree = UniformTree::random(4, 4, seed, 0, 0);
+        let exact = tree.minimax();
+        let mut searcher = uniform_searcher(tree, params(0, false));
+        let expansions = run_to_end(&mut searcher, 10_000);
+        assert_eq!(searcher.root_value(), exact, "seed {seed}");
+        // With exact estimates the band keeps only the best lines.
+        assert!(expansions < 4 + 16, "seed {seed}: {expansions} expansions");
+    }
+}
+
+/// Searches random trees with errors in [-e, +d] to the end under band `band`; returns the
+/// seeds whose root value is not the exact minimax value.
+fn wrong_seeds(e: i32, d: i32, band: i32, strict: bool, seeds: std::ops::Range<u64>) -> Vec<u64> {
+    seeds
+        .filter(|&seed| {
+            let tree = UniformTree::random(3, 6, seed, e, d);
+            let exact = tree.minimax();
+            let mut searcher = uniform_searcher(tree, params(band, strict));
+            run_to_end(&mut searcher, 100_000);
+            searcher.root_value() != exact
+        })
+        .collect()
+}
+
+#[test]
+fn band_covering_the_errors_gives_exact_minimax() {
+    for (e, d) in [(0, 150), (150, 0), (60, 90), (200, 200)] {
+        for strict in [false, true] {
+            let wrong = wrong_seeds(e, d, e + d, strict, 0..100);
+            assert!(wrong.is_empty(), "e={e} d={d} strict={strict}: wrong on seeds {wrong:?}");
+        }
+    }
+}
+
+#[test]
+fn band_narrower_than_the_errors_fails_somewhere() {
+    for strict in [false, true] {
+        let wrong = wrong_seeds(200, 200, 50, strict, 0..100);
+        assert!(!wrong.is_empty(), "strict={strict}: a narrow band never failed");
+    }
+}
+
+/// Checks which sons of `father` are out of the band and, in strict mode, dropped.
+fn assert_only_worst_dropped(searcher: &Searcher<UniformTree>, father: u32, strict: bool) {
+    let tree = searcher.tree();
+    let sons: Vec<u32> = tree.children(father).collect();
+    assert_eq!(sons.len(), 3);
+    let by_move = |code: u16| *sons.iter().find(|&&c| tree.node(c).mv() == code).unwrap();
+    // Moves 1, 2, 3 are worth +100, 0, -300 to the side choosing at `father`.
+    for (code, kept) in [(1, true), (2, true), (3, false)] {
+        let son = by_move(code);
+        assert_eq!(searcher.is_in_band(father, son), kept, "move {code}");
+        assert_eq!(tree.node(son).has(DROPPED), strict && !kept, "move {code}");
+    }
+}
+
+#[test]
+fn drop_rule_leaves_out_only_the_son_the_chooser_likes_least() {
+    // Root to move: its sons are worth +100, 0, -300 to it (the least of their three
+    // leaves, which are valued from the root's side); the worst son's first reply refutes it.
+    let root_chooses = vec![100, 150, 200, 0, 40, 90, -300, -250, -220];
+    // A forced first move; then the opponent chooses among +100, 0, -300 (its view).
+    let opponent_chooses = vec![100, 0, -300];
+    for strict in [false, true] {
+        let mut searcher = uniform_searcher(UniformTree::new(3, 2, root_chooses.clone()), params(150, strict));
+        assert_eq!(searcher.step(&mut never), Step::Expanded);
+        assert_only_worst_dropped(&searcher, searcher.tree().root(), strict);
+        assert_eq!(searcher.root_value(), 100);
+        let worst = searcher.tree().children(searcher.tree().root()).last().unwrap();
+        assert!(searcher.tree().node(worst).has(CUT), "the -300 son is refuted by its first reply");
+
+        let forced = UniformTree::new(3, 3, forced_line(&opponent_chooses));
+        let mut searcher = uniform_searcher(forced, params(150, strict));
+        assert_eq!(searcher.step(&mut never), Step::Expanded);
+        let root = searcher.tree().root();
+        let first = searcher.tree().children(root).find(|&c| searcher.tree().node(c).mv() == 1).unwrap();
+        assert_only_worst_dropped(&searcher, first, strict);
+    }
+}
+
+/// Leaves of a b=3, n=3 tree where the root's first move is far better than the others,
+/// and after it the opponent's sons are worth `opponent` to the opponent; the root's other
+/// moves are hopeless, so the first is effectively forced.
+fn forced_line(opponent: &[i32]) -> Vec<i32> {
+    let mut leaves = Vec::new();
+    for first in 0..3 {
+        for &v in opponent {
+            // Grandson value (root to move there) is -v; its three leaves (opponent to
+            // move) are v each.
+            let v = if first == 0 { v } else { 5000 };
+            leaves.extend([v; 3]);
+        }
+    }
+    leaves
+}
+
+fn position(fen: &str) -> Chess {
+    fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+}
+
+fn job(root: Chess, history: Vec<u64>, limits: Limits) -> SearchJob {
+    SearchJob { root, history, limits, move_overhead: 0, castling_mode: CastlingMode::Standard }
+}
+
+fn bandwidth(p: BandwidthParams) -> Bandwidth {
+    Bandwidth::new(CHESS_MB, p, Arc::new(Signals::default())).unwrap()
+}
+
+fn nodes(n: u64) -> Limits {
+    Limits { nodes: Some(n), ..Limits::default() }
+}
+
+#[test]
+fn finds_the_four_verified_mates() {
+    let cases = [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", 1),
+        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6", 2),
+        ("8/8/8/8/8/k7/8/1R2R1K1 w - - 0 1", "e1e2", 2),
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "f6a6", 3),
+    ];
+    for (fen, answer, mate) in cases {
+        let mut searcher = bandwidth(BandwidthParams::default());
+        let outcome = searcher.search(&job(position(fen), Vec::new(), nodes(MATE_BUDGET)), &mut Silent);
+        let best = outcome.best.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+        assert_eq!(best.as_deref(), Some(answer), "{fen}: {:?}", outcome.report);
+        assert_eq!(outcome.report.score, Score::Mate(mate), "{fen}: {:?}", outcome.report);
+        assert!(searcher.searcher().is_finished(), "{fen}: the shortest mate is proven before the budget ends");
+    }
+}
+
+fn key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The start position after `moves` (UCI text), with the keys of the positions before it.
+fn after(moves: &[&str]) -> (Chess, Vec<u64>) {
+    let mut pos = Chess::default();
+    let mut history = Vec::new();
+    for text in moves {
+        let m = parse_uci(&pos, text).unwrap();
+        history.push(key(&pos));
+        pos.play_unchecked(m);
+    }
+    (pos, history)
+}
+
+fn uci(m: shakmaty::Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+#[test]
+fn tree_is_reused_after_our_move_and_an_in_tree_reply() {
+    let mut searcher = bandwidth(BandwidthParams::default());
+    let outcome = searcher.search(&job(Chess::default(), Vec::new(), nodes(20_000)), &mut Silent);
+    let ours = outcome.best.unwrap();
+    let tree = searcher.tree();
+    let our_node = tree.child_by_move(tree.root(), encode(ours)).unwrap();
+    // The reply whose subtree is largest.
+    let reply_node = tree.children(our_node).max_by_key(|&c| tree.subtree_size(c)).unwrap();
+    let expected = tree.subtree_size(reply_node);
+    assert!(expected > 1, "the reply has been expanded");
+    let reply = decode(&after(&[&uci(ours)]).0, tree.node(reply_node).mv()).unwrap();
+
+    // The engine's way: the new position and its history.
+    let (pos, history) = after(&[&uci(ours), &uci(reply)]);
+    assert!(searcher.set_position(&pos, &history));
+    assert_eq!(searcher.nodes_in_tree(), expected);
+    let outcome = searcher.search(&job(pos.clone(), history.clone(), nodes(5_000)), &mut Silent);
+    assert_eq!(searcher.last_summary().reused_nodes, expected);
+    assert!(pos.is_legal(outcome.best.unwrap()));
+
+    // The same by moves.
+    let ours = outcome.best.unwrap();
+    let tree = searcher.tree();
+    let our_node = tree.child_by_move(tree.root(), encode(ours)).unwrap();
+    let reply_node = tree.children(our_node).max_by_key(|&c| tree.subtree_size(c)).unwrap();
+    let expected = tree.subtree_size(reply_node);
+    let mut next = pos.clone();
+    next.play_unchecked(ours);
+    let reply = decode(&next, tree.node(reply_node).mv()).unwrap();
+    assert!(searcher.advance(&[ours, reply]));
+    assert_eq!(searcher.nodes_in_tree(), expected);
+
+    // A takeback is not in the tree: a fresh root.
+    assert!(!searcher.set_position(&pos, &history));
+    assert_eq!(searcher.nodes_in_tree(), 1);
+}
+
+#[test]
+fn a_reply_never_generated_or_dropped_gives_a_fresh_root() {
+    for strict in [false, true] {
+        let mut searcher = bandwidth(params(20, strict));
+        searcher.search(&job(Chess::default(), Vec::new(), nodes(20_000)), &mut Silent);
+        let tree = searcher.tree();
+        let root = tree.root();
+        // A root son left without replies (cut by the band, or dropped for good).
+        let stub = tree
+            .children(root)
+            .find(|&c| tree.node(c).is_tip() && (!strict || tree.node(c).has(DROPPED)))
+            .expect("some root son is out of the band");
+        let ours = decode(&Chess::default(), tree.node(stub).mv()).unwrap();
+        let mut pos = Chess::default();
+        pos.play_unchecked(ours);
+        let reply = pos.legal_moves()[0];
+        assert!(!searcher.advance(&[ours, reply]), "strict={strict}");
+        assert_eq!(searcher.nodes_in_tree(), 1);
+        let (pos, history) = after(&[&uci(ours), &uci(reply)]);
+        assert_eq!(searcher.root(), &pos);
+        let outcome = searcher.search(&job(pos.clone(), history, nodes(2_000)), &mut Silent);
+        assert!(pos.is_legal(outcome.best.unwrap()));
+    }
+}
+
+/// Steps a searcher, checking the cap after every step and that compaction keeps the root
+/// value and the principal line; returns the number of expansions.
+fn run_under_cap<G: GameTree>(searcher: &mut Searcher<G>, expansions: u64, check_every: u64) {
+    let cap = searcher.tree().cap();
+    for n in 0..expansions {
+        assert_eq!(searcher.step(&mut never), Step::Expanded, "expansion {n}");
+        assert!(searcher.tree().len() <= cap && searcher.tree().live() <= cap);
+        if n % check_every == check_every - 1 {
+            let (value, line) = (searcher.root_value(), searcher.principal_line());
+            searcher.manage_memory();
+            assert_eq!((searcher.root_value(), searcher.principal_line()), (value, line), "expansion {n}");
+            assert!(!searcher.is_frozen(), "expansion {n}");
+        }
+    }
+    let stats = searcher.stats();
+    assert!(stats.compactions > 0 && stats.collapsed > 0, "{stats:?}");
+}
+
+#[test]
+fn memory_cap_holds_over_many_expansions() {
+    // Independent random estimates make pure best-first dive to the depth limit; a depth
+    // penalty keeps the tree bushy (and exercises the penalty's bookkeeping).
+    let game = RandomTree::new(6, 300);
+    let root = game.root(7);
+    let p = BandwidthParams { depth_penalty: 10, ..BandwidthParams::default() };
+    let mut searcher = Searcher::new(game, root, p, 20_000).unwrap();
+    run_under_cap(&mut searcher, 100_000, 1000);
+
+    let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
+    let mut game = ChessTree::new(1 << 20, 0).unwrap();
+    game.set_history(&[]);
+    let mut searcher = Searcher::new(game, ChessPos::new(pos.clone()), BandwidthParams::default(), 20_000).unwrap();
+    run_under_cap(&mut searcher, 300, 50);
+    let best = decode(&pos, searcher.principal_line()[0]).unwrap();
+    assert!(pos.is_legal(best));
+}
+
+#[test]
+fn a_proven_loss_plays_the_longest_resistance() {
+    // After 1. Ra6 of the mate in 3: ...f6 is mated in two more moves, ...Rg7 in one.
+    let pos = position("r5rk/5p1p/R7/4B3/8/8/7P/7K b - - 1 1");
+    let mut searcher = bandwidth(BandwidthParams::default());
+    let outcome = searcher.search(&job(pos, Vec::new(), nodes(MATE_BUDGET)), &mut Silent);
+    assert_eq!(outcome.best.map(uci).as_deref(), Some("f7f6"));
+    assert_eq!(outcome.report.score, Score::Mate(-2));
+}
+
+#[test]
+fn search_limits_are_respected() {
+    let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
+    // go depth: the principal line reaches it.
+    let mut searcher = bandwidth(BandwidthParams::default());
+    let limits = Limits { depth: Some(6), ..Limits::default() };
+    let outcome = searcher.search(&job(pos.clone(), Vec::new(), limits), &mut Silent);
+    assert!(outcome.report.depth >= 6 && pos.is_legal(outcome.best.unwrap()));
+
+    // go movetime: done in time.
+    let limits = Limits { movetime: Some(200), ..Limits::default() };
+    let start = std::time::Instant::now();
+    let outcome = searcher.search(&job(pos.clone(), Vec::new(), limits), &mut Silent);
+    assert!(start.elapsed().as_millis() < 500, "{:?}", start.elapsed());
+    assert!(pos.is_legal(outcome.best.unwrap()) && outcome.ponder.is_some());
+
+    // A stop before the search still gives a move: the first expansion always completes.
+    let signals = Arc::new(Signals::default());
+    let mut searcher = Bandwidth::new(CHESS_MB, BandwidthParams::default(), signals.clone()).unwrap();
+    signals.request_stop();
+    let limits = Limits { infinite: true, ..Limits::default() };
+    let outcome = searcher.search(&job(pos.clone(), Vec::new(), limits), &mut Silent);
+    assert!(pos.is_legal(outcome.best.unwrap()));
+    assert_eq!(searcher.last_summary().expansions, 1);
+
+    // One legal move under a clock: answered after one expansion.
+    let forced = position("k7/8/8/8/8/8/1q6/K7 w - - 0 1");
+    let mut searcher = bandwidth(BandwidthParams::default());
+    let limits = Limits { wtime: Some(60_000), btime: Some(60_000), ..Limits::default() };
+    let outcome = searcher.search(&job(forced, Vec::new(), limits), &mut Silent);
+    assert_eq!(outcome.best.map(uci).as_deref(), Some("a1b2"));
+    assert_eq!(searcher.last_summary().expansions, 1);
+
+    // No legal move: no best move, the score says why.
+    let mated = position("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    let outcome = searcher.search(&job(mated, Vec::new(), nodes(1_000)), &mut Silent);
+    assert_eq!((outcome.best, outcome.report.score), (None, Score::Mate(0)));
+}
+
+#[test]
+fn idle_thinking_grows_the_tree_and_stops_on_request() {
+    let mut searcher = bandwidth(BandwidthParams::default());
+    searcher.search(&job(Chess::default(), Vec::new(), nodes(2_000)), &mut Silent);
+    let before = searcher.nodes_in_tree();
+    assert_eq!(searcher.think_until(|| true), 0);
+    let polls = std::cell::Cell::new(0);
+    let added = searcher.think_until(|| {
+        polls.set(polls.get() + 1);
+        polls.get() > 500
+    });
+    assert!(added > 0 && searcher.nodes_in_tree() > before);
+    searcher.search(&job(Chess::default(), Vec::new(), nodes(1)), &mut Silent);
+    let summary = searcher.last_summary();
+    assert_eq!(summary.idle_nodes, added);
+    assert!(summary.reused_nodes > before);
+}
+
+#[test]
+fn self_play_reuses_the_tree_and_plays_legal_moves() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Bandwidth>();
+    let mut searcher = bandwidth(BandwidthParams::default());
+    let mut pos = Chess::default();
+    let mut history = Vec::new();
+    let mut reused = 0;
+    for ply in 0..40 {
+        let outcome = searcher.search(&job(pos.clone(), history.clone(), nodes(3_000)), &mut Silent);
+        let Some(best) = outcome.best else { break };
+        assert!(pos.is_legal(best), "ply {ply}");
+        if searcher.last_summary().reused_nodes > 0 {
+            reused += 1;
+        }
+        history.push(key(&pos));
+        pos.play_unchecked(best);
+    }
+    assert!(reused >= 30, "the tree was reused on {reused} of 40 moves");
+
+    // New settings start a fresh tree at the same root; so does a new budget.
+    let root = searcher.root().clone();
+    searcher.set_params(params(300, false)).unwrap();
+    assert_eq!((searcher.nodes_in_tree(), searcher.root()), (1, &root));
+    searcher.resize(4).unwrap();
+    assert_eq!((searcher.nodes_in_tree(), searcher.root()), (1, &root));
+    searcher.new_game();
+    assert_eq!(searcher.root(), &Chess::default());
+}
+
+#[test]
+fn a_found_mate_survives_re_rooting() {
+    let root = position("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1");
+    let mut searcher = bandwidth(BandwidthParams::default());
+    let mut outcome = searcher.search(&job(root.clone(), Vec::new(), nodes(MATE_BUDGET)), &mut Silent);
+    let (mut pos, mut history) = (root, Vec::new());
+    for mate in (1..=3).rev() {
+        assert_eq!(outcome.report.score, Score::Mate(mate));
+        let line = outcome.report.pv.clone();
+        assert!(line.len() >= 2 || mate == 1, "{line:?}");
+        for &m in line.iter().take(2) {
+            history.push(key(&pos));
+            pos.play_unchecked(m);
+        }
+        if mate == 1 {
+            assert!(pos.is_checkmate());
+            break;
+        }
+        let kept = searcher.set_position(&pos, &history);
+        assert!(kept && searcher.nodes_in_tree() > 1, "mate {mate}");
+        outcome = searcher.search(&job(pos.clone(), history.clone(), nodes(1_000)), &mut Silent);
+    }
+}
