@@ -6,6 +6,7 @@
 
 pub mod game;
 pub mod options;
+pub mod searchers;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -16,11 +17,12 @@ use shakmaty::{CastlingMode, Position};
 
 use crate::moves::{parse_uci, uci_text};
 use crate::perft::perft_until;
-use crate::search::alphabeta::AlphaBeta;
+use crate::search::bandwidth::params::BandwidthParams;
 use crate::search::{Limits, Progress, Reporter, SearchJob, SearchOutcome, Signals};
 use crate::uci::output::Writer;
 use game::Game;
-use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange, parse_change};
+use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange, SearchMode, parse_change};
+use searchers::ActiveSearcher;
 
 /// The engine's name as `uci` reports it.
 pub const NAME: &str = concat!("Harrier ", env!("CARGO_PKG_VERSION"));
@@ -84,10 +86,12 @@ pub struct GoCommand {
     pub warnings: Vec<String>,
 }
 
-/// What the search thread sends back.
+/// What the search and idle-thinking threads send back.
 enum SearchEvent {
     Progress(Progress),
-    Done(Box<AlphaBeta>, SearchOutcome),
+    Done(ActiveSearcher, SearchOutcome),
+    /// Idle thinking has ended; the searcher comes home.
+    Rested(ActiveSearcher),
 }
 
 /// Forwards a searcher's progress to the controller.
@@ -115,8 +119,11 @@ pub struct Engine {
     out: Writer,
     signals: Arc<Signals>,
     game: Game,
-    searcher: Option<Box<AlphaBeta>>,
+    /// The active searcher; `None` while a search or idle thinking has it.
+    searcher: Option<ActiveSearcher>,
     running: Option<RunningSearch>,
+    /// Bandwidth mode's silent expansion between commands (`AlwaysThink`).
+    idle: Option<JoinHandle<()>>,
     /// A `go perft` counting on its own thread.
     perft: Option<JoinHandle<()>>,
     events_tx: Sender<SearchEvent>,
@@ -124,6 +131,8 @@ pub struct Engine {
     hash_mb: usize,
     move_overhead: u64,
     chess960: bool,
+    bandwidth: BandwidthParams,
+    always_think: bool,
     debug: bool,
 }
 
@@ -132,20 +141,25 @@ impl Engine {
     pub fn new(out: Writer) -> Engine {
         let signals = Arc::new(Signals::default());
         let hash_mb = DEFAULT_HASH_MB as usize;
-        let searcher = AlphaBeta::new(hash_mb, signals.clone()).expect("the default hash table fits in memory");
+        let bandwidth = BandwidthParams::default();
+        let searcher = ActiveSearcher::new(SearchMode::AlphaBeta, hash_mb, bandwidth, signals.clone())
+            .expect("the default hash table fits in memory");
         let (events_tx, events_rx) = unbounded();
         Engine {
             out,
             signals,
             game: Game::default(),
-            searcher: Some(Box::new(searcher)),
+            searcher: Some(searcher),
             running: None,
+            idle: None,
             perft: None,
             events_tx,
             events_rx,
             hash_mb,
             move_overhead: DEFAULT_MOVE_OVERHEAD_MS as u64,
             chess960: false,
+            bandwidth,
+            always_think: true,
             debug: false,
         }
     }
@@ -158,6 +172,10 @@ impl Engine {
                     let command = command.unwrap_or(Command::Quit);
                     if command == Command::Quit {
                         break;
+                    }
+                    // Idle thinking yields to every command but `isready`.
+                    if command != Command::IsReady {
+                        self.wake();
                     }
                     self.handle(command);
                 }
@@ -199,12 +217,62 @@ impl Engine {
     }
 
     /// The searcher, when no search is running; otherwise says why `what` is ignored.
-    fn idle_searcher(&mut self, what: &str) -> Option<&mut AlphaBeta> {
+    fn idle_searcher(&mut self, what: &str) -> Option<&mut ActiveSearcher> {
         if self.busy() {
             self.out.info_string(&format!("{what} ignored: a search is running (send stop first)"));
             return None;
         }
-        self.searcher.as_deref_mut()
+        self.searcher.as_mut()
+    }
+
+    /// Ends idle thinking and takes the searcher back (within a tip's expansion).
+    fn wake(&mut self) {
+        let Some(thread) = self.idle.take() else { return };
+        self.signals.request_stop();
+        while self.searcher.is_none() {
+            match self.events_rx.recv() {
+                Ok(SearchEvent::Rested(searcher)) => self.searcher = Some(searcher),
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        let _ = thread.join();
+    }
+
+    /// After a bandwidth search: walk the tree down our move and keep expanding it, without
+    /// a word, until the next command.
+    fn start_idle_thinking(&mut self, best: Option<shakmaty::Move>) {
+        if !self.always_think || !matches!(self.searcher, Some(ActiveSearcher::Bandwidth(_))) {
+            return;
+        }
+        let Some(ActiveSearcher::Bandwidth(mut bandwidth)) = self.searcher.take() else {
+            unreachable!("checked just above");
+        };
+        if let Some(best) = best {
+            bandwidth.advance(&[best]);
+        }
+        self.signals.arm(false);
+        let signals = self.signals.clone();
+        let events = self.events_tx.clone();
+        let thread = thread::Builder::new()
+            .name("idle".to_string())
+            .spawn(move || {
+                bandwidth.think_until(|| signals.stop_requested());
+                let _ = events.send(SearchEvent::Rested(ActiveSearcher::Bandwidth(bandwidth)));
+            })
+            .expect("the idle thread starts");
+        self.idle = Some(thread);
+    }
+
+    /// Applies a change of the bandwidth settings to the searcher when it is that mode's.
+    fn update_bandwidth(&mut self, change: impl FnOnce(&mut BandwidthParams)) {
+        change(&mut self.bandwidth);
+        let params = self.bandwidth;
+        if let Some(ActiveSearcher::Bandwidth(bandwidth)) = self.idle_searcher("a bandwidth option")
+            && let Err(reason) = bandwidth.set_params(params)
+        {
+            self.out.info_string(&reason);
+        }
     }
 
     fn set_option(&mut self, name: &str, value: &str) {
@@ -218,7 +286,7 @@ impl Engine {
         match change {
             OptionChange::Hash(mb) => {
                 let Some(searcher) = self.idle_searcher("setoption Hash") else { return };
-                match searcher.resize_hash(mb) {
+                match searcher.resize(mb) {
                     Ok(()) => self.hash_mb = mb,
                     Err(reason) => {
                         let kept = self.hash_mb;
@@ -233,11 +301,36 @@ impl Engine {
             }
             OptionChange::Threads | OptionChange::Ponder(_) => {}
             OptionChange::MoveOverhead(ms) => self.move_overhead = ms,
-            OptionChange::SearchMode(_) => {}
+            OptionChange::SearchMode(mode) => self.set_search_mode(mode),
             OptionChange::Chess960(on) => self.chess960 = on,
+            OptionChange::Band(band) => self.update_bandwidth(|p| p.band = band),
+            OptionChange::DepthPenalty(penalty) => self.update_bandwidth(|p| p.depth_penalty = penalty),
+            OptionChange::TipProbeDepth(depth) => self.update_bandwidth(|p| p.tip_probe_depth = depth),
+            OptionChange::StrictHarris(on) => self.update_bandwidth(|p| p.strict_harris = on),
+            OptionChange::AlwaysThink(on) => self.always_think = on,
         }
         if self.debug {
             self.out.info_string(&format!("option {name} set to {value}"));
+        }
+    }
+
+    /// Replaces the searcher with one of `mode` (the old one's memory is freed first).
+    fn set_search_mode(&mut self, mode: SearchMode) {
+        let hash_mb = self.hash_mb;
+        let (params, signals) = (self.bandwidth, self.signals.clone());
+        let Some(searcher) = self.idle_searcher("setoption SearchMode") else { return };
+        if searcher.mode() == mode {
+            return;
+        }
+        let previous = searcher.mode();
+        self.searcher = None;
+        let replacement = ActiveSearcher::new(mode, hash_mb, params, signals.clone()).or_else(|reason| {
+            self.out.info_string(&format!("{reason}; staying in the previous search mode"));
+            ActiveSearcher::new(previous, hash_mb, params, signals)
+        });
+        match replacement {
+            Ok(searcher) => self.searcher = Some(searcher),
+            Err(reason) => panic!("the searcher fitted in memory a moment ago: {reason}"),
         }
     }
 
@@ -294,6 +387,12 @@ impl Engine {
             castling_mode: mode,
         };
         let mut searcher = self.searcher.take().expect("no search is running, so the searcher is home");
+        if let ActiveSearcher::Bandwidth(bandwidth) = &mut searcher {
+            let kept = job.limits.searchmoves.is_empty() && bandwidth.set_position(&job.root, &job.history);
+            // The nodes below the root: a bare root carries nothing.
+            let reused = if kept { bandwidth.nodes_in_tree().saturating_sub(1) } else { 0 };
+            self.out.info_string(&format!("reused {reused} nodes"));
+        }
         let events = self.events_tx.clone();
         let thread = thread::Builder::new()
             .name("search".to_string())
@@ -347,6 +446,7 @@ impl Engine {
             SearchEvent::Progress(Progress::CurrentMove { depth, mv, number }) => {
                 self.out.current_move(depth, mv, number, running.mode)
             }
+            SearchEvent::Rested(searcher) => self.searcher = Some(searcher),
             SearchEvent::Done(searcher, outcome) => {
                 self.searcher = Some(searcher);
                 if running.hold {
@@ -364,6 +464,7 @@ impl Engine {
         let _ = running.thread.join();
         self.out.report(&outcome.report, running.mode);
         self.out.best_move(outcome.best, outcome.ponder, running.mode);
+        self.start_idle_thinking(outcome.best);
     }
 
     /// `go perft N`: move counts per root move, then the total, counted on a thread of
@@ -398,27 +499,28 @@ impl Engine {
 
     /// `quit`: stops a running search and, as Stockfish does, still sends its `bestmove`.
     fn shut_down(&mut self) {
+        self.wake();
         if let Some(perft) = self.perft.take() {
             self.signals.request_stop();
             let _ = perft.join();
         }
-        if self.running.is_none() {
-            return;
-        }
-        self.signals.request_stop();
         if let Some(running) = self.running.as_mut() {
+            self.signals.request_stop();
             running.hold = false;
-            if let Some(outcome) = running.finished.take() {
-                self.finish(outcome);
-                return;
+            match running.finished.take() {
+                Some(outcome) => self.finish(outcome),
+                None => {
+                    while self.running.is_some() {
+                        match self.events_rx.recv() {
+                            Ok(event) => self.on_search_event(event),
+                            Err(_) => break,
+                        }
+                    }
+                }
             }
         }
-        while self.running.is_some() {
-            match self.events_rx.recv() {
-                Ok(event) => self.on_search_event(event),
-                Err(_) => break,
-            }
-        }
+        // Finishing the search may have started idle thinking: end it too.
+        self.wake();
     }
 }
 

@@ -1,5 +1,9 @@
 //! The UCI option table, declared once: `uci` prints it, `setoption` is checked against it.
 
+use crate::search::bandwidth::params::{
+    DEFAULT_BAND, DEFAULT_DEPTH_PENALTY, DEFAULT_STRICT_HARRIS, DEFAULT_TIP_PROBE_DEPTH, MAX_BAND, MAX_DEPTH_PENALTY,
+    MAX_TIP_PROBE_DEPTH,
+};
 use crate::search::tt::{MAX_HASH_MB, MIN_HASH_MB};
 
 /// The searcher the engine uses.
@@ -7,15 +11,18 @@ use crate::search::tt::{MAX_HASH_MB, MIN_HASH_MB};
 pub enum SearchMode {
     /// Iterative-deepening alpha-beta.
     AlphaBeta,
+    /// Harris's bandwidth best-first search.
+    Bandwidth,
 }
 
 impl SearchMode {
     /// The names offered by the `SearchMode` combo.
-    pub const NAMES: &'static [&'static str] = &["AlphaBeta"];
+    pub const NAMES: &'static [&'static str] = &["AlphaBeta", "Bandwidth"];
 
     fn from_name(name: &str) -> Option<SearchMode> {
         match name.to_ascii_lowercase().as_str() {
             "alphabeta" => Some(SearchMode::AlphaBeta),
+            "bandwidth" => Some(SearchMode::Bandwidth),
             _ => None,
         }
     }
@@ -82,6 +89,20 @@ pub fn declared() -> Vec<OptionSpec> {
         },
         OptionSpec { name: "SearchMode", kind: OptionKind::Combo { default: "AlphaBeta", choices: SearchMode::NAMES } },
         OptionSpec { name: "UCI_Chess960", kind: OptionKind::Check { default: false } },
+        OptionSpec {
+            name: "Bandwidth",
+            kind: OptionKind::Spin { default: DEFAULT_BAND as i64, min: 0, max: MAX_BAND as i64 },
+        },
+        OptionSpec {
+            name: "DepthPenalty",
+            kind: OptionKind::Spin { default: DEFAULT_DEPTH_PENALTY as i64, min: 0, max: MAX_DEPTH_PENALTY as i64 },
+        },
+        OptionSpec {
+            name: "TipProbeDepth",
+            kind: OptionKind::Spin { default: DEFAULT_TIP_PROBE_DEPTH as i64, min: 0, max: MAX_TIP_PROBE_DEPTH as i64 },
+        },
+        OptionSpec { name: "StrictHarris", kind: OptionKind::Check { default: DEFAULT_STRICT_HARRIS } },
+        OptionSpec { name: "AlwaysThink", kind: OptionKind::Check { default: true } },
     ]
 }
 
@@ -102,6 +123,16 @@ pub enum OptionChange {
     SearchMode(SearchMode),
     /// Chess960 castling in FENs and move text.
     Chess960(bool),
+    /// Bandwidth mode: band B = e + d in centipawns.
+    Band(i32),
+    /// Bandwidth mode: depth penalty per ply.
+    DepthPenalty(i32),
+    /// Bandwidth mode: alpha-beta probe depth at tips.
+    TipProbeDepth(u32),
+    /// Bandwidth mode: Harris's irreversible dropping instead of collapse.
+    StrictHarris(bool),
+    /// Bandwidth mode: keep expanding the tree between commands.
+    AlwaysThink(bool),
 }
 
 /// Checks a `setoption name <name> value <value>` against the table.
@@ -119,7 +150,12 @@ pub fn parse_change(name: &str, value: &str) -> Result<OptionChange, String> {
                 "false" => false,
                 _ => return Err(invalid()),
             };
-            Ok(if spec.name == "Ponder" { OptionChange::Ponder(on) } else { OptionChange::Chess960(on) })
+            Ok(match spec.name {
+                "Ponder" => OptionChange::Ponder(on),
+                "StrictHarris" => OptionChange::StrictHarris(on),
+                "AlwaysThink" => OptionChange::AlwaysThink(on),
+                _ => OptionChange::Chess960(on),
+            })
         }
         OptionKind::Spin { min, max, .. } => {
             let n: i64 = value.parse().map_err(|_| invalid())?;
@@ -129,6 +165,9 @@ pub fn parse_change(name: &str, value: &str) -> Result<OptionChange, String> {
             Ok(match spec.name {
                 "Hash" => OptionChange::Hash(n as usize),
                 "Threads" => OptionChange::Threads,
+                "Bandwidth" => OptionChange::Band(n as i32),
+                "DepthPenalty" => OptionChange::DepthPenalty(n as i32),
+                "TipProbeDepth" => OptionChange::TipProbeDepth(n as u32),
                 _ => OptionChange::MoveOverhead(n as u64),
             })
         }
@@ -148,6 +187,11 @@ mod tests {
         assert_eq!(parse_change("Ponder", "TRUE"), Ok(OptionChange::Ponder(true)));
         assert_eq!(parse_change("Clear Hash", ""), Ok(OptionChange::ClearHash));
         assert_eq!(parse_change("SearchMode", "alphabeta"), Ok(OptionChange::SearchMode(SearchMode::AlphaBeta)));
+        assert_eq!(parse_change("searchmode", "Bandwidth"), Ok(OptionChange::SearchMode(SearchMode::Bandwidth)));
+        assert_eq!(parse_change("Bandwidth", "150"), Ok(OptionChange::Band(150)));
+        assert_eq!(parse_change("AlwaysThink", "false"), Ok(OptionChange::AlwaysThink(false)));
+        assert!(parse_change("Bandwidth", "-1").is_err());
+        assert!(parse_change("TipProbeDepth", "9").is_err());
         assert!(parse_change("Hash", "0").is_err());
         assert!(parse_change("Hash", "lots").is_err());
         assert!(parse_change("Threads", "2").is_err());
