@@ -9,10 +9,14 @@ use shakmaty::{CastlingMode, Chess};
 
 use crate::engine::game::parse_fen;
 use crate::search::alphabeta::{AlphaBeta, Features};
+use crate::search::bandwidth::Bandwidth;
+use crate::search::bandwidth::params::BandwidthParams;
 use crate::search::{Limits, SearchJob, Signals, Silent};
 
 /// Default depth of `harrier bench`.
 pub const DEFAULT_DEPTH: u32 = 11;
+/// Default positions created per bench position in bandwidth mode.
+pub const DEFAULT_BANDWIDTH_NODES: u64 = 100_000;
 /// Table size for bench, in MB.
 const BENCH_HASH_MB: usize = 16;
 
@@ -82,22 +86,54 @@ pub fn run(depth: u32, features: Features, mut each: impl FnMut(usize, u64)) -> 
     let signals = Arc::new(Signals::default());
     let mut searcher = AlphaBeta::new(BENCH_HASH_MB, signals).expect("16 MB fits in memory");
     searcher.features = features;
+    over_positions(
+        Limits { depth: Some(depth), ..Limits::default() },
+        |job| {
+            searcher.new_game();
+            searcher.search(job, &mut Silent);
+            searcher.nodes()
+        },
+        &mut each,
+    )
+}
+
+/// Bandwidth mode's bench: each position searched until `nodes` positions were created,
+/// from a fresh tree, with the default settings.
+pub fn run_bandwidth(nodes: u64, mut each: impl FnMut(usize, u64)) -> BenchResult {
+    let signals = Arc::new(Signals::default());
+    let mut searcher =
+        Bandwidth::new(BENCH_HASH_MB, BandwidthParams::default(), signals).expect("16 MB fits in memory");
+    over_positions(
+        Limits { nodes: Some(nodes), ..Limits::default() },
+        |job| {
+            searcher.new_game();
+            searcher.search(job, &mut Silent).report.nodes
+        },
+        &mut each,
+    )
+}
+
+/// Runs `search` (which returns its node count) on every bench position under `limits`.
+fn over_positions(
+    limits: Limits,
+    mut search: impl FnMut(&SearchJob) -> u64,
+    each: &mut impl FnMut(usize, u64),
+) -> BenchResult {
     let mut total = BenchResult { nodes: 0, elapsed: Duration::ZERO };
     for (index, fen) in POSITIONS.iter().enumerate() {
         let root: Chess = parse_fen(fen, CastlingMode::Standard, &mut Vec::new()).expect("bench FENs are valid");
-        searcher.new_game();
         let job = SearchJob {
             root,
             history: Vec::new(),
-            limits: Limits { depth: Some(depth), ..Limits::default() },
+            limits: limits.clone(),
             move_overhead: 0,
             castling_mode: CastlingMode::Standard,
         };
         let start = Instant::now();
-        searcher.search(&job, &mut Silent);
+        let nodes = search(&job);
         total.elapsed += start.elapsed();
-        total.nodes += searcher.nodes();
-        each(index, searcher.nodes());
+        total.nodes += nodes;
+        each(index, nodes);
     }
     total
 }
@@ -112,5 +148,13 @@ mod tests {
         let second = run(5, Features::FULL, |_, _| {});
         assert_eq!(first.nodes, second.nodes);
         assert!(first.nodes > POSITIONS.len() as u64);
+    }
+
+    #[test]
+    fn bandwidth_node_count_is_deterministic() {
+        let first = run_bandwidth(2_000, |_, _| {});
+        let second = run_bandwidth(2_000, |_, _| {});
+        assert_eq!(first.nodes, second.nodes);
+        assert!(first.nodes >= 2_000 * POSITIONS.len() as u64);
     }
 }

@@ -7,8 +7,10 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingMode, Chess, Move};
 
 use crate::engine::game::parse_fen;
+use crate::engine::options::SearchMode;
+use crate::engine::searchers::ActiveSearcher;
 use crate::moves::parse_uci;
-use crate::search::alphabeta::AlphaBeta;
+use crate::search::bandwidth::params::BandwidthParams;
 use crate::search::{Limits, Score, SearchJob, Signals, Silent};
 
 /// One EPD record.
@@ -106,8 +108,19 @@ pub struct EpdResult {
     pub depth: u32,
 }
 
-/// Runs the engine on one record.
-pub fn solve(searcher: &mut AlphaBeta, record: &EpdRecord, limit: EpdLimit) -> EpdResult {
+/// The searcher an EPD run uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EpdSearcher {
+    /// Which searcher.
+    pub mode: SearchMode,
+    /// Its memory in MB.
+    pub hash_mb: usize,
+    /// Bandwidth mode's settings.
+    pub bandwidth: BandwidthParams,
+}
+
+/// Runs the engine on one record, from a fresh table or tree.
+pub fn solve(searcher: &mut ActiveSearcher, record: &EpdRecord, limit: EpdLimit) -> EpdResult {
     let limits = match limit {
         EpdLimit::MoveTime(ms) => Limits { movetime: Some(ms), ..Limits::default() },
         EpdLimit::Depth(d) => Limits { depth: Some(d), ..Limits::default() },
@@ -135,11 +148,9 @@ pub fn solve(searcher: &mut AlphaBeta, record: &EpdRecord, limit: EpdLimit) -> E
 
 /// Runs a whole suite, printing one line per record and `solved X/Y` last. Returns the
 /// number solved and the number of records.
-pub fn run_suite(text: &str, limit: EpdLimit, hash_mb: usize) -> (usize, usize) {
-    let mut searcher = AlphaBeta::new(hash_mb, Arc::new(Signals::default())).unwrap_or_else(|reason| {
-        eprintln!("{reason}");
-        std::process::exit(1);
-    });
+pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<(usize, usize), String> {
+    let signals = Arc::new(Signals::default());
+    let mut searcher = ActiveSearcher::new(setup.mode, setup.hash_mb, setup.bandwidth, signals)?;
     let (mut solved, mut total) = (0, 0);
     for (index, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
@@ -177,7 +188,7 @@ pub fn run_suite(text: &str, limit: EpdLimit, hash_mb: usize) -> (usize, usize) 
         );
     }
     println!("solved {solved}/{total}");
-    (solved, total)
+    Ok((solved, total))
 }
 
 #[cfg(test)]

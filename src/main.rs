@@ -4,7 +4,8 @@ use std::process::ExitCode;
 
 use harrier::bench;
 use harrier::engine::game::parse_fen;
-use harrier::epd::{EpdLimit, run_suite};
+use harrier::engine::options::SearchMode;
+use harrier::epd::{EpdLimit, EpdSearcher, run_suite};
 use harrier::moves::uci_text;
 use harrier::perft::divide;
 use harrier::search::alphabeta::Features;
@@ -13,9 +14,11 @@ use shakmaty::{CastlingMode, Chess, Position};
 const USAGE: &str = "\
 usage:
   harrier                              run the UCI engine on stdin/stdout
-  harrier bench [depth]                fixed-depth search of the bench positions
+  harrier bench [depth]                fixed-depth alpha-beta search of the bench positions
+  harrier bench --bandwidth [nodes]    the same positions in bandwidth mode, fixed node count
   harrier perft <depth> [fen]          move-generation count, per root move
   harrier epd <file> [--movetime ms | --depth d] [--hash mb]
+              [--mode alphabeta|bandwidth] [--band cp] [--depth-penalty cp] [--tip-probe d]
                                        run an EPD test suite (bm/am, SAN or UCI)";
 
 fn main() -> ExitCode {
@@ -52,14 +55,26 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
 }
 
 fn bench_command(args: &[String]) -> Result<(), String> {
-    let depth = match args.first() {
-        Some(d) => number::<u32>(d, "depth")?.clamp(1, harrier::search::alphabeta::MAX_DEPTH),
-        None => bench::DEFAULT_DEPTH,
-    };
-    let result = bench::run(depth, Features::FULL, |index, nodes| {
+    let progress = |index: usize, nodes: u64| {
         eprintln!("position {:>2}/{}: {nodes} nodes", index + 1, bench::POSITIONS.len());
-    });
-    eprintln!("depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
+    };
+    let result = if args.first().map(String::as_str) == Some("--bandwidth") {
+        let nodes = match args.get(1) {
+            Some(n) => number::<u64>(n, "nodes")?.max(1),
+            None => bench::DEFAULT_BANDWIDTH_NODES,
+        };
+        let result = bench::run_bandwidth(nodes, progress);
+        eprintln!("bandwidth, {nodes} nodes per position, {:.3} s", result.elapsed.as_secs_f64());
+        result
+    } else {
+        let depth = match args.first() {
+            Some(d) => number::<u32>(d, "depth")?.clamp(1, harrier::search::alphabeta::MAX_DEPTH),
+            None => bench::DEFAULT_DEPTH,
+        };
+        let result = bench::run(depth, Features::FULL, progress);
+        eprintln!("depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
+        result
+    };
     println!("{} nodes {} nps", result.nodes, result.nps());
     Ok(())
 }
@@ -87,18 +102,28 @@ fn perft_command(args: &[String]) -> Result<(), String> {
 fn epd_command(args: &[String]) -> Result<(), String> {
     let path = args.first().ok_or("epd needs a file")?;
     let mut limit = EpdLimit::MoveTime(1000);
-    let mut hash_mb = 16;
+    let mut setup = EpdSearcher { mode: SearchMode::AlphaBeta, hash_mb: 16, bandwidth: Default::default() };
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
             "--movetime" => limit = EpdLimit::MoveTime(number(value, "--movetime")?),
             "--depth" => limit = EpdLimit::Depth(number(value, "--depth")?),
-            "--hash" => hash_mb = number(value, "--hash")?,
+            "--hash" => setup.hash_mb = number(value, "--hash")?,
+            "--mode" => {
+                setup.mode = match value.to_ascii_lowercase().as_str() {
+                    "alphabeta" => SearchMode::AlphaBeta,
+                    "bandwidth" => SearchMode::Bandwidth,
+                    _ => return Err(format!("unknown mode '{value}'")),
+                }
+            }
+            "--band" => setup.bandwidth.band = number(value, "--band")?,
+            "--depth-penalty" => setup.bandwidth.depth_penalty = number(value, "--depth-penalty")?,
+            "--tip-probe" => setup.bandwidth.tip_probe_depth = number(value, "--tip-probe")?,
             _ => return Err(format!("unknown option '{flag}'")),
         }
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    run_suite(&text, limit, hash_mb);
+    run_suite(&text, limit, setup)?;
     Ok(())
 }
