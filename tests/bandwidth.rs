@@ -409,14 +409,15 @@ fn search_limits_are_respected() {
     assert!(start.elapsed().as_millis() < 500, "{:?}", start.elapsed());
     assert!(pos.is_legal(outcome.best.unwrap()) && outcome.ponder.is_some());
 
-    // A stop before the search still gives a move: the first expansion always completes.
+    // A stop before the search still gives a legal move, from the static fallback: even the
+    // first expansion may be aborted (with tip probes it can outlast a short clock).
     let signals = Arc::new(Signals::default());
     let mut searcher = Bandwidth::new(CHESS_MB, BandwidthParams::default(), signals.clone()).unwrap();
     signals.request_stop();
     let limits = Limits { infinite: true, ..Limits::default() };
     let outcome = searcher.search(&job(pos.clone(), Vec::new(), limits), &mut Silent);
     assert!(pos.is_legal(outcome.best.unwrap()));
-    assert_eq!(searcher.last_summary().expansions, 1);
+    assert_eq!(searcher.last_summary().expansions, 0);
 
     // One legal move under a clock: answered after one expansion.
     let forced = position("k7/8/8/8/8/8/1q6/K7 w - - 0 1");

@@ -270,8 +270,9 @@ impl Bandwidth {
                     break;
                 }
             }
-            // The first expansion of a fresh root is never aborted: it gives the move.
-            let mut abort = || has_move && (signals.stop_requested() || time.hard_expired(&signals));
+            // Even the first expansion of a fresh root may be aborted: with tip probes it can
+            // outlast a short clock. Without a move then, `fallback_move` picks one.
+            let mut abort = || signals.stop_requested() || time.hard_expired(&signals);
             match self.searcher.step(&mut abort) {
                 Step::Expanded => expansions += 1,
                 Step::Aborted | Step::Done | Step::Frozen => break,
@@ -290,7 +291,12 @@ impl Bandwidth {
 
         self.summary.expansions = self.searcher.stats().expansions - stats.expansions;
         self.summary.probe_nodes = self.searcher.game().probe_nodes() - probe_nodes;
-        let report = self.report(job, stats.created, start);
+        let mut report = self.report(job, stats.created, start);
+        if report.pv.is_empty()
+            && let Some(m) = fallback_move(&job.root)
+        {
+            report.pv.push(m);
+        }
         SearchOutcome { best: report.pv.first().copied(), ponder: report.pv.get(1).copied(), report }
     }
 
@@ -361,6 +367,16 @@ impl Bandwidth {
             pv,
         }
     }
+}
+
+/// The move with the best static evaluation after it, for a search stopped before the
+/// root's first expansion finished (a clock too short for even one expansion).
+fn fallback_move(root: &Chess) -> Option<Move> {
+    root.legal_moves().into_iter().max_by_key(|&m| {
+        let mut child = root.clone();
+        child.play_unchecked(m);
+        -crate::eval::evaluate(&child)
+    })
 }
 
 /// A chess searcher with `memory_mb` megabytes, rooted at `root` after `history`.

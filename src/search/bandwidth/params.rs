@@ -18,7 +18,7 @@ pub const DEFAULT_TIP_PROBE_DEPTH: u32 = 0;
 /// The deepest tip probe accepted: probes run for every created node, so they must be cheap.
 pub const MAX_TIP_PROBE_DEPTH: u32 = 3;
 /// Node budget of one tip probe; a probe that exceeds it falls back to the static evaluation.
-pub const PROBE_NODE_BUDGET: u64 = 50_000;
+pub const PROBE_NODE_BUDGET: u64 = 20_000;
 /// Transposition table of the tip prober, in MB (used by probes deeper than quiescence).
 pub const PROBE_HASH_MB: usize = 4;
 

@@ -553,7 +553,7 @@ impl<G: GameTree> Searcher<G> {
                 continue;
             }
             self.game.enter(pos);
-            let result = self.expand_son(s, pos, ply, best, band, unlimited);
+            let result = self.expand_son(s, pos, ply, best, band, unlimited, abort);
             self.game.leave();
             result?;
             let son = self.tree.node(s);
@@ -568,7 +568,9 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// Creates the replies of son `s` (entered in the game) until they refute it by more
-    /// than the band.
+    /// than the band. `abort` is polled after every reply: with tip probes one son's
+    /// replies can take longer than a move may.
+    #[allow(clippy::too_many_arguments)]
     fn expand_son(
         &mut self,
         s: NodeId,
@@ -577,6 +579,7 @@ impl<G: GameTree> Searcher<G> {
         best: i32,
         band: i32,
         unlimited: bool,
+        abort: &mut dyn FnMut() -> bool,
     ) -> Result<(), Expansion> {
         self.moves.clear();
         self.game.moves(pos, &mut self.moves);
@@ -597,6 +600,9 @@ impl<G: GameTree> Searcher<G> {
             self.stats.created += 1;
             *self.tree.node_mut(block + k as NodeId) = Node::tip(self.game.code(mv), tip);
             reply = reply.max(back_up(tip.value));
+            if abort() {
+                return Err(Expansion::Aborted);
+            }
             if !unlimited && back_up(reply) < best - band {
                 // Refuted: the son is out of the band whatever its other replies do.
                 self.tree.truncate(block as usize);
