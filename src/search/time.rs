@@ -13,12 +13,17 @@ use super::{Limits, Signals};
 const DEFAULT_MOVES_TO_GO: i64 = 25;
 /// The most moves ahead the clock is shared over.
 const MAX_MOVES_TO_GO: i64 = 50;
-/// Share of the increment spent on this move, in per mille.
+/// Share of the increment spent on this move, in per mille...
 const INCREMENT_SHARE_PER_MILLE: i64 = 750;
+/// ...and when the clock holds less than [`LOW_CLOCK_INCREMENTS`] increments: spending
+/// well under the increment lets a low clock grow back instead of hovering near zero.
+const LOW_CLOCK_INCREMENT_SHARE_PER_MILLE: i64 = 400;
+/// A clock under this many increments is low.
+const LOW_CLOCK_INCREMENTS: i64 = 20;
 /// The hard limit as a multiple of the soft budget.
 const HARD_FACTOR: i64 = 3;
 /// The hard limit never exceeds this share of the remaining clock, in per mille.
-const MAX_CLOCK_SHARE_PER_MILLE: i64 = 700;
+const MAX_CLOCK_SHARE_PER_MILLE: i64 = 500;
 
 /// Budgets for one search.
 #[derive(Clone, Debug)]
@@ -88,7 +93,12 @@ fn budgets(limits: &Limits, turn: Color, overhead: i64) -> (Option<u64>, Option<
     let inc = inc.unwrap_or(0).max(0);
     let moves = limits.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| m as i64).clamp(1, MAX_MOVES_TO_GO);
     let hard = (available * MAX_CLOCK_SHARE_PER_MILLE / 1000).max(0);
-    let soft = available / moves + inc * INCREMENT_SHARE_PER_MILLE / 1000;
+    let share = if available < inc * LOW_CLOCK_INCREMENTS {
+        LOW_CLOCK_INCREMENT_SHARE_PER_MILLE
+    } else {
+        INCREMENT_SHARE_PER_MILLE
+    };
+    let soft = available / moves + inc * share / 1000;
     let hard = (soft * HARD_FACTOR).min(hard);
     let soft = soft.min(hard);
     (Some(soft as u64), Some(hard as u64))
@@ -110,6 +120,13 @@ mod tests {
             assert!(soft <= hard, "{t} {inc}");
             assert!(hard < t, "{t} {inc}: hard {hard}");
         }
+    }
+
+    #[test]
+    fn a_low_clock_spends_less_than_the_increment() {
+        let (soft, hard) = budgets(&clock(100, 20, None), Color::White, 10);
+        let (soft, hard) = (soft.unwrap(), hard.unwrap());
+        assert!(soft < 20 && soft <= hard && hard <= 50, "{soft} {hard}");
     }
 
     #[test]
