@@ -10,6 +10,7 @@ pub mod searchers;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -126,6 +127,9 @@ pub struct Engine {
     idle: Option<JoinHandle<()>>,
     /// A `go perft` counting on its own thread.
     perft: Option<JoinHandle<()>>,
+    /// Set by the perft thread once its count is complete, just before it prints the
+    /// total: a GUI that has read the total may send `go` before the thread has exited.
+    perft_counted: Arc<AtomicBool>,
     events_tx: Sender<SearchEvent>,
     events_rx: Receiver<SearchEvent>,
     hash_mb: usize,
@@ -153,6 +157,7 @@ impl Engine {
             running: None,
             idle: None,
             perft: None,
+            perft_counted: Arc::new(AtomicBool::new(false)),
             events_tx,
             events_rx,
             hash_mb,
@@ -349,7 +354,9 @@ impl Engine {
 
     /// True while a search or a perft runs.
     fn busy(&mut self) -> bool {
-        if self.perft.as_ref().is_some_and(|t| t.is_finished()) {
+        let counted = self.perft_counted.load(Ordering::Acquire);
+        if self.perft.as_ref().is_some_and(|t| counted || t.is_finished()) {
+            // A counted perft has only its last two lines to print: wait for them.
             let _ = self.perft.take().map(JoinHandle::join);
         }
         self.running.is_some() || self.perft.is_some()
@@ -440,13 +447,20 @@ impl Engine {
     }
 
     fn on_search_event(&mut self, event: SearchEvent) {
+        // Idle thinking that ran out of work (a proven or exhausted root, a frozen full tree)
+        // rests on its own while no search runs: take the searcher home, or `wake` would
+        // wait for it forever.
+        if let SearchEvent::Rested(searcher) = event {
+            self.searcher = Some(searcher);
+            return;
+        }
         let Some(running) = self.running.as_mut() else { return };
         match event {
             SearchEvent::Progress(Progress::Iteration(report)) => self.out.report(&report, running.mode),
             SearchEvent::Progress(Progress::CurrentMove { depth, mv, number }) => {
                 self.out.current_move(depth, mv, number, running.mode)
             }
-            SearchEvent::Rested(searcher) => self.searcher = Some(searcher),
+            SearchEvent::Rested(_) => unreachable!("handled above"),
             SearchEvent::Done(searcher, outcome) => {
                 self.searcher = Some(searcher);
                 if running.hold {
@@ -474,6 +488,8 @@ impl Engine {
         let out = self.out.clone();
         let signals = self.signals.clone();
         signals.arm(false);
+        let counted = Arc::new(AtomicBool::new(false));
+        self.perft_counted = counted.clone();
         let thread = thread::Builder::new()
             .name("perft".to_string())
             .spawn(move || {
@@ -490,6 +506,7 @@ impl Engine {
                     total += count;
                     out.line(&format!("{}: {count}", uci_text(m, mode)));
                 }
+                counted.store(true, Ordering::Release);
                 out.line("");
                 out.line(&format!("Nodes searched: {total}"));
             })
