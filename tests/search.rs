@@ -1,0 +1,746 @@
+//! The alpha-beta searcher against independent references written here from shakmaty
+//! alone: a brute-force mate prover (epd/mates.epd), a plain minimax (Edwards & Hart's
+//! check that alpha-beta returns the minimax value), and hand-made draws by repetition,
+//! the fifty-move rule and insufficient material. Every search has a fixed depth, so
+//! results do not depend on the machine.
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+use harrier::engine::game::Game;
+use harrier::eval::evaluate;
+use harrier::search::alphabeta::{AlphaBeta, Features};
+use harrier::search::{INFINITY, Limits, Score, SearchJob, SearchOutcome, Signals, Silent, mated_in};
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
+
+const MATES: &str = include_str!("../epd/mates.epd");
+const MATES_HARD: &str = include_str!("../epd/mates_hard.epd");
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------
+
+/// Parses a FEN with shakmaty only (standard castling).
+fn chess(fen: &str) -> Chess {
+    let fen: Fen = fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"));
+    fen.into_position(CastlingMode::Standard).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+fn uci(m: Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+fn play(pos: &Chess, m: Move) -> Chess {
+    let mut child = pos.clone();
+    child.play_unchecked(m);
+    child
+}
+
+fn searcher(features: Features) -> AlphaBeta {
+    let mut s = AlphaBeta::new(16, Arc::new(Signals::default())).expect("a 16 MB table");
+    s.features = features;
+    s
+}
+
+/// A fixed-depth search of `root` after a fresh start of the searcher.
+fn search_with(s: &mut AlphaBeta, root: &Chess, history: &[u64], depth: u32) -> SearchOutcome {
+    s.new_game();
+    let job = SearchJob {
+        root: root.clone(),
+        history: history.to_vec(),
+        limits: Limits { depth: Some(depth), ..Limits::default() },
+        move_overhead: 0,
+        castling_mode: CastlingMode::Standard,
+    };
+    let outcome = s.search(&job, &mut Silent);
+    if outcome.best.is_some() {
+        assert_eq!(outcome.report.depth, depth, "a depth-limited search must finish its last iteration");
+    }
+    outcome
+}
+
+fn search(root: &Chess, history: &[u64], depth: u32, features: Features) -> SearchOutcome {
+    search_with(&mut searcher(features), root, history, depth)
+}
+
+// ---------------------------------------------------------------------------------------
+// Brute-force mate prover
+// ---------------------------------------------------------------------------------------
+
+/// True when the side to move can force mate within `n` of its moves.
+fn mates_within(pos: &Chess, n: u32) -> bool {
+    n > 0 && pos.legal_moves().iter().any(|&m| mating_move(pos, m, n))
+}
+
+/// True when `m` forces mate within `n` moves (counting `m`).
+fn mating_move(pos: &Chess, m: Move, n: u32) -> bool {
+    let child = play(pos, m);
+    if child.is_checkmate() {
+        return true;
+    }
+    if n <= 1 {
+        return false;
+    }
+    let replies = child.legal_moves();
+    // Stalemate is no mate.
+    !replies.is_empty() && replies.iter().all(|&r| mates_within(&play(&child, r), n - 1))
+}
+
+/// The fewest moves to a forced mate (up to `limit`) and every move that achieves it.
+fn shortest_mate(pos: &Chess, limit: u32) -> Option<(u32, HashSet<Move>)> {
+    (1..=limit).find_map(|n| {
+        let moves: HashSet<Move> = pos.legal_moves().into_iter().filter(|&m| mating_move(pos, m, n)).collect();
+        (!moves.is_empty()).then_some((n, moves))
+    })
+}
+
+#[test]
+fn brute_force_prover_sanity() {
+    // Back-rank mate: Ra8# only.
+    let pos = chess("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    let (n, moves) = shortest_mate(&pos, 2).unwrap();
+    assert_eq!((n, moves.iter().map(|&m| uci(m)).collect::<Vec<_>>()), (1, vec!["a1a8".to_string()]));
+    // With luft there is no mate in 2.
+    assert!(shortest_mate(&chess("6k1/5pp1/7p/8/8/8/8/R5K1 w - - 0 1"), 2).is_none());
+    // Stalemating is not mating: Qf7 stalemates (no replies at all), yet a lone queen
+    // cannot mate in 2.
+    let pos = chess("7k/8/6Q1/8/8/8/8/K7 w - - 0 1");
+    let stalemate = play(&pos, harrier::moves::parse_uci(&pos, "g6f7").unwrap());
+    assert!(stalemate.legal_moves().is_empty() && !stalemate.is_check());
+    assert!(!mates_within(&pos, 2));
+    // A position already mated has no mating move.
+    assert!(!mates_within(&chess("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), 3));
+}
+
+// ---------------------------------------------------------------------------------------
+// Mate suites
+// ---------------------------------------------------------------------------------------
+
+struct MateRecord {
+    line: String,
+    pos: Chess,
+    best: HashSet<Move>,
+    dm: u32,
+    id: String,
+    c1: String,
+}
+
+/// Parses the EPD records of a mate file: four FEN fields, then `bm`, `dm`, `id`, `c1`.
+fn mate_records(text: &str) -> Vec<MateRecord> {
+    let mut records = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let fields: Vec<&str> = line.splitn(5, ' ').collect();
+        assert_eq!(fields.len(), 5, "{line}");
+        let pos = chess(&format!("{} 0 1", fields[..4].join(" ")));
+        let (mut best, mut dm, mut id, mut c1) = (HashSet::new(), 0, String::new(), String::new());
+        for op in fields[4].split(';').map(str::trim).filter(|op| !op.is_empty()) {
+            let (opcode, operand) = op.split_once(' ').unwrap_or((op, ""));
+            match opcode {
+                "bm" => {
+                    for text in operand.split_whitespace() {
+                        let san: SanPlus = text.parse().unwrap_or_else(|e| panic!("{line}: {text}: {e}"));
+                        let m = san.san.to_move(&pos).unwrap_or_else(|e| panic!("{line}: {text}: {e}"));
+                        // The suffix must be right too: `#` exactly when the move mates.
+                        assert_eq!(SanPlus::from_move(pos.clone(), m).to_string(), text, "{line}");
+                        assert!(best.insert(m), "{line}: {text} listed twice");
+                    }
+                }
+                "dm" => dm = operand.parse().unwrap_or_else(|_| panic!("{line}: dm {operand}")),
+                "id" => id = operand.trim_matches('"').to_string(),
+                "c0" => {}
+                "c1" => c1 = operand.trim_matches('"').to_string(),
+                _ => panic!("{line}: unexpected opcode {opcode}"),
+            }
+        }
+        assert!(!best.is_empty() && dm > 0 && !id.is_empty(), "{line}");
+        records.push(MateRecord { line: line.to_string(), pos, best, dm, id, c1 });
+    }
+    records
+}
+
+/// The claim of every record, proven by brute force: the listed moves are exactly the
+/// moves that mate in `dm`, and there is no shorter mate.
+fn check_mate_claims(records: &[MateRecord]) {
+    let mut ids = HashSet::new();
+    for r in records {
+        assert!(ids.insert(r.id.clone()), "duplicate id {}", r.id);
+        assert!(!mates_within(&r.pos, r.dm - 1), "{}: a shorter mate exists", r.id);
+        let (n, moves) = shortest_mate(&r.pos, r.dm).unwrap_or_else(|| panic!("{}: no mate in {}", r.id, r.dm));
+        assert_eq!(n, r.dm, "{}", r.id);
+        let text = |set: &HashSet<Move>| {
+            let mut v: Vec<String> = set.iter().map(|&m| uci(m)).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(text(&r.best), text(&moves), "{}: bm must list every mating move", r.id);
+        // The engine's EPD reader sees the same moves.
+        let record = harrier::epd::parse_record(&r.line, 0).unwrap_or_else(|e| panic!("{}: {e}", r.id));
+        assert_eq!(record.id, r.id);
+        assert_eq!(record.best.iter().copied().collect::<HashSet<_>>(), r.best, "{}", r.id);
+    }
+}
+
+#[test]
+fn mate_suite_claims_are_true() {
+    let records = mate_records(MATES);
+    for n in 1..=3 {
+        let count = records.iter().filter(|r| r.dm == n).count();
+        assert!(count >= 10, "only {count} mates in {n}");
+    }
+    // Both colours, castling, en passant and promotion mates are represented.
+    assert!(records.iter().any(|r| r.pos.turn().is_black()));
+    assert!(records.iter().any(|r| r.best.iter().any(|m| m.is_en_passant())));
+    assert!(records.iter().any(|r| r.best.iter().any(|m| m.promotion() == Some(Role::Rook))));
+    check_mate_claims(&records);
+}
+
+#[test]
+fn hard_mate_suite_claims_are_true() {
+    let records = mate_records(MATES_HARD);
+    assert!(records.len() >= 10);
+    assert!(records.iter().any(|r| r.best.iter().any(|m| m.is_castle())));
+    check_mate_claims(&records);
+}
+
+/// The full engine at depth 6 (as `harrier epd --depth 6`) reports the exact mate
+/// distance and plays a move that mates that fast.
+fn check_engine_mates(records: &[MateRecord]) -> Vec<String> {
+    let mut s = searcher(Features::FULL);
+    let mut failures = Vec::new();
+    for r in records {
+        let outcome = search_with(&mut s, &r.pos, &[], 6);
+        let best = outcome.best.expect("a move");
+        if outcome.report.score != Score::Mate(r.dm as i32) || !mating_move(&r.pos, best, r.dm) {
+            failures.push(format!("{}: {} {:?} (mate in {})", r.id, uci(best), outcome.report.score, r.dm));
+        }
+        assert_eq!(outcome.report.pv.first(), Some(&best), "{}: the PV starts with the best move", r.id);
+    }
+    failures
+}
+
+#[test]
+fn engine_finds_every_mate() {
+    let failures = check_engine_mates(&mate_records(MATES));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The plain search (no pruning, no quiescence) at depth 2·dm sees every line to the mate
+/// and back, so it must report the exact distance on both files. (At depth 2·dm − 1 the
+/// mated position would be a leaf, scored by the evaluation.)
+#[test]
+fn plain_search_proves_every_mate() {
+    let mut records = mate_records(MATES);
+    records.extend(mate_records(MATES_HARD));
+    let mut s = searcher(Features::PLAIN);
+    for r in &records {
+        let outcome = search_with(&mut s, &r.pos, &[], 2 * r.dm);
+        let best = outcome.best.expect("a move");
+        assert_eq!(outcome.report.score, Score::Mate(r.dm as i32), "{}", r.id);
+        assert!(mating_move(&r.pos, best, r.dm), "{}: {} does not mate in {}", r.id, uci(best), r.dm);
+    }
+}
+
+/// Mates the full engine misses at depth 6 because its pruning ignores mate-score bounds
+/// (see epd/mates_hard.epd). Run with `--ignored` once the search is fixed.
+#[test]
+#[ignore = "engine bug: RFP, futility and delta pruning fire at mate-score bounds"]
+fn engine_finds_mates_hidden_by_pruning_at_mate_bounds() {
+    let records: Vec<MateRecord> =
+        mate_records(MATES_HARD).into_iter().filter(|r| r.c1 == "mate-score bounds").collect();
+    assert!(records.len() >= 5);
+    let failures = check_engine_mates(&records);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn epd_tool_solves_the_mate_suite() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/mates.epd");
+    let output = Command::new(env!("CARGO_BIN_EXE_harrier")).args(["epd", path, "--depth", "6"]).output().unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let total = mate_records(MATES).len();
+    assert_eq!(stdout.lines().last(), Some(format!("solved {total}/{total}").as_str()), "{stdout}");
+    assert_eq!(stdout.lines().filter(|l| l.contains(" ok ")).count(), total, "{stdout}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Alpha-beta equals minimax
+// ---------------------------------------------------------------------------------------
+
+/// A tiny deterministic PRNG (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// How often each draw rule decided a node of the reference minimax.
+#[derive(Default, Debug)]
+struct DrawStats {
+    fifty: u64,
+    insufficient: u64,
+    repetition: u64,
+}
+
+/// The engine's draw rules, restated: the fifty-move rule (unless the move that reached
+/// 100 half-moves mated), insufficient material, and repetition of a position with the
+/// same side to move within the reversible half-moves: any repetition of a position
+/// reached after the root, or a third occurrence counting the game's earlier positions
+/// and the root. `keys` ends with the current position; `root` is the root's index.
+fn drawn_by_rule(pos: &Chess, keys: &[u64], root: usize, stats: &mut DrawStats) -> bool {
+    if pos.halfmoves() >= 100 {
+        if pos.is_checkmate() {
+            return false;
+        }
+        stats.fifty += 1;
+        return true;
+    }
+    if pos.is_insufficient_material() {
+        stats.insufficient += 1;
+        return true;
+    }
+    let current = keys.len() - 1;
+    let oldest = current.saturating_sub(pos.halfmoves() as usize);
+    let same_side = (oldest..current.saturating_sub(3)).rev().filter(|&i| (current - i).is_multiple_of(2));
+    let matches: Vec<usize> = same_side.filter(|&i| keys[i] == keys[current]).collect();
+    if matches.iter().any(|&i| i > root) || matches.len() >= 2 {
+        stats.repetition += 1;
+        return true;
+    }
+    false
+}
+
+/// Plain negamax over every legal move: leaves are the static evaluation, positions without
+/// moves are mated (in check) or stalemate, and the draw rules apply below the root.
+fn minimax(pos: &Chess, depth: u32, ply: usize, keys: &mut Vec<u64>, root: usize, stats: &mut DrawStats) -> i32 {
+    if depth == 0 {
+        return evaluate(pos);
+    }
+    if ply > 0 && drawn_by_rule(pos, keys, root, stats) {
+        return 0;
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return if pos.is_check() { mated_in(ply) } else { 0 };
+    }
+    let mut best = -INFINITY;
+    for m in moves {
+        let child = play(pos, m);
+        keys.push(key(&child));
+        best = best.max(-minimax(&child, depth - 1, ply + 1, keys, root, stats));
+        keys.pop();
+    }
+    best
+}
+
+/// A search root with the keys of the game positions before it.
+struct Sample {
+    root: Chess,
+    history: Vec<u64>,
+}
+
+/// Random games from `start`: `walks` walks of `plies` half-moves, keeping every position
+/// from `skip` half-moves on. A third of the moves undo the side's previous move when
+/// they can, so positions repeat often.
+fn random_samples(start: &str, walks: usize, plies: usize, skip: usize, rng: &mut Rng) -> Vec<Sample> {
+    let mut samples = Vec::new();
+    for _ in 0..walks {
+        let mut pos = chess(start);
+        let mut history: Vec<u64> = Vec::new();
+        let mut played: Vec<Move> = Vec::new();
+        for ply in 0..plies {
+            if ply >= skip {
+                samples.push(Sample { root: pos.clone(), history: history.clone() });
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let back = played.len().checked_sub(2).map(|i| played[i]).and_then(|m| {
+                let Move::Normal { role, from, to, capture: None, promotion: None } = m else { return None };
+                moves.iter().copied().find(|r| {
+                    matches!(*r, Move::Normal { role: r_role, from: r_from, to: r_to, capture: None, .. }
+                        if r_role == role && r_from == to && r_to == from)
+                })
+            });
+            let m = match back {
+                Some(back) if rng.below(3) == 0 => back,
+                _ => moves[rng.below(moves.len())],
+            };
+            history.push(key(&pos));
+            played.push(m);
+            pos.play_unchecked(m);
+        }
+    }
+    samples
+}
+
+/// Starting positions for the random games: openings, middlegames with tactics, and
+/// endgames whose clocks are near 100 half-moves, whose captures leave insufficient
+/// material, or whose pieces shuffle back and forth.
+const WALK_STARTS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "8/8/4k3/8/2R5/8/4K3/8 w - - 90 80",
+    "8/3k4/8/4r3/8/2Q5/3K4/8 w - - 88 70",
+    "8/8/3k4/8/3p4/8/3N4/4K3 w - - 80 60",
+    "8/8/2b5/3k4/8/2NK4/8/8 b - - 85 90",
+];
+
+/// Compares the engine's plain search with the reference at `depth` on every sample, and
+/// returns the draw statistics and the plain search's node count.
+fn compare_with_minimax(samples: &[Sample], depth: u32) -> (DrawStats, u64) {
+    let mut stats = DrawStats::default();
+    let mut nodes = 0;
+    let mut s = searcher(Features::PLAIN);
+    for sample in samples {
+        let outcome = search_with(&mut s, &sample.root, &sample.history, depth);
+        nodes += s.nodes();
+        let mut keys = sample.history.clone();
+        keys.push(key(&sample.root));
+        let expected = minimax(&sample.root, depth, 0, &mut keys, sample.history.len(), &mut stats);
+        let fen = Fen::from_position(&sample.root, EnPassantMode::Legal);
+        assert_eq!(
+            outcome.report.score,
+            Score::from_value(expected),
+            "depth {depth}, {fen}, history of {} positions",
+            sample.history.len()
+        );
+        if let Some(best) = outcome.best {
+            // The chosen move must be worth the root value.
+            let child = play(&sample.root, best);
+            let mut keys = keys.clone();
+            keys.push(key(&child));
+            let value = -minimax(&child, depth - 1, 1, &mut keys, sample.history.len(), &mut DrawStats::default());
+            assert_eq!(value, expected, "depth {depth}, {fen}: {} is not a best move", uci(best));
+        }
+    }
+    (stats, nodes)
+}
+
+fn samples_for(seed: u64, walks: usize, plies: usize, skip: usize, every: usize) -> Vec<Sample> {
+    let mut rng = Rng(seed);
+    let mut samples = Vec::new();
+    for start in WALK_STARTS {
+        let all = random_samples(start, walks, plies, skip, &mut rng);
+        samples.extend(all.into_iter().step_by(every));
+    }
+    samples
+}
+
+#[test]
+fn alpha_beta_equals_minimax() {
+    // Depth 3 on many positions: the interior nodes (plies 1 and 2) see the fifty-move
+    // rule, insufficient material and repetitions of the game's earlier positions.
+    let samples = samples_for(0x4841_5252_4945_5221, 2, 24, 4, 4);
+    assert!(samples.len() >= 80, "{} samples", samples.len());
+    let (stats, _) = compare_with_minimax(&samples, 3);
+    assert!(stats.fifty > 0 && stats.insufficient > 0 && stats.repetition > 0, "{stats:?}");
+
+    // Depth 4 on fewer: more interior nodes (plies 1 to 3) meet the rules.
+    let samples = samples_for(0x5345_4152_4348_0004, 1, 16, 6, 5);
+    assert!(samples.len() >= 20, "{} samples", samples.len());
+    let (stats, _) = compare_with_minimax(&samples, 4);
+    assert!(stats.repetition > 0, "{stats:?}");
+}
+
+#[test]
+fn alpha_beta_equals_minimax_in_endgames_at_depth_5() {
+    // Depth 5 in endgames where pieces shuffle: the node at ply 4 may repeat the root (its
+    // second occurrence, a draw only when the root occurred before in the game), and the
+    // interior nodes may repeat the game's earlier positions.
+    let mut rng = Rng(0x454E_4447_414D_4535);
+    let mut samples = Vec::new();
+    for start in [
+        "8/8/4k3/8/2R5/8/4K3/8 w - - 0 80",
+        "8/8/4k3/8/2R5/8/4K3/8 w - - 90 80",
+        "8/3k4/8/4r3/8/2Q5/3K4/8 w - - 0 70",
+        "8/8/2b5/3k4/8/2NK4/8/8 b - - 0 90",
+    ] {
+        samples.extend(random_samples(start, 1, 14, 8, &mut rng).into_iter().step_by(3));
+    }
+    assert!(samples.len() >= 8, "{} samples", samples.len());
+    let (stats, _) = compare_with_minimax(&samples, 5);
+    assert!(stats.repetition > 0 && stats.fifty > 0, "{stats:?}");
+}
+
+#[test]
+fn full_search_visits_fewer_nodes_than_plain() {
+    let samples = samples_for(0x4E4F_4445_5321_0001, 1, 20, 8, 6);
+    let mut full = searcher(Features::FULL);
+    let mut plain = searcher(Features::PLAIN);
+    for depth in [3, 4, 5] {
+        let (mut full_nodes, mut plain_nodes) = (0u64, 0u64);
+        for sample in samples.iter().filter(|s| !s.root.legal_moves().is_empty()) {
+            search_with(&mut full, &sample.root, &sample.history, depth);
+            full_nodes += full.nodes();
+            search_with(&mut plain, &sample.root, &sample.history, depth);
+            plain_nodes += plain.nodes();
+        }
+        // Pruning, the table and quiescence must pay for themselves, more so with depth.
+        let factor = if depth >= 5 { 4 } else { 1 };
+        assert!(full_nodes * factor < plain_nodes, "depth {depth}: full {full_nodes} nodes, plain {plain_nodes}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Draws
+// ---------------------------------------------------------------------------------------
+
+/// White (to move) can check forever so that every line repeats a position within
+/// `plies` half-moves: a check every white move, whatever Black replies.
+fn forces_perpetual(pos: &Chess, path: &mut Vec<u64>, plies: u32) -> bool {
+    if path[..path.len() - 1].iter().rev().skip(1).step_by(2).any(|&k| k == key(pos)) {
+        return true;
+    }
+    if plies == 0 {
+        return false;
+    }
+    pos.legal_moves().iter().any(|&m| {
+        let child = play(pos, m);
+        if !child.is_check() || child.is_checkmate() {
+            return false;
+        }
+        path.push(key(&child));
+        let holds = child.legal_moves().iter().all(|&r| {
+            let next = play(&child, r);
+            path.push(key(&next));
+            let holds = forces_perpetual(&next, path, plies - 2);
+            path.pop();
+            holds
+        });
+        path.pop();
+        holds
+    })
+}
+
+fn centipawns(score: Score) -> i32 {
+    match score {
+        Score::Centipawns(cp) => cp,
+        Score::Mate(n) => panic!("expected centipawns, got mate {n}"),
+    }
+}
+
+#[test]
+fn perpetual_check_a_queen_down_is_a_draw() {
+    // White is two queens against one; Qh5+ Kg8 Qe8+ Kh7 Qh5+ repeats for ever.
+    let drawn = chess("8/6pk/8/8/8/8/qq4PP/3Q3K w - - 0 1");
+    assert!(forces_perpetual(&drawn, &mut vec![key(&drawn)], 8));
+    // Without the g7 pawn the king walks out (Kg7) and White is simply lost.
+    let lost = chess("8/7k/8/8/8/8/qq4PP/3Q3K w - - 0 1");
+    assert!(!forces_perpetual(&lost, &mut vec![key(&lost)], 8));
+
+    for features in [Features::FULL, Features::PLAIN] {
+        let outcome = search(&drawn, &[], 8, features);
+        assert_eq!(outcome.report.score, Score::Centipawns(0), "{features:?}");
+        assert_eq!(outcome.best.map(uci).as_deref(), Some("d1h5"), "{features:?}");
+    }
+    let outcome = search(&lost, &[], 8, Features::FULL);
+    assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
+
+    // The same with colours reversed, Black to move.
+    let mirrored = chess("3q3k/QQ4pp/8/8/8/8/6PK/8 b - - 0 1");
+    let outcome = search(&mirrored, &[], 8, Features::FULL);
+    assert_eq!(outcome.report.score, Score::Centipawns(0));
+    assert_eq!(outcome.best.map(uci).as_deref(), Some("d8h4"));
+}
+
+#[test]
+fn repeating_the_root_once_is_not_yet_a_draw() {
+    // Black to move must play Kg8; after Qe8+ Kh7 Qh5+ the root position is back, which
+    // counts as its second occurrence only, so the plain search at depth 5 scores the
+    // leaf after Kg8 (two queens up). At depth 6 it reaches Kg8 again, a repetition of a
+    // position after the root: a draw.
+    let root = chess("8/6pk/8/7Q/8/8/qq4PP/7K b - - 1 1");
+    let outcome = search(&root, &[], 5, Features::PLAIN);
+    assert!(centipawns(outcome.report.score) > 300, "{:?}", outcome.report.score);
+    let outcome = search(&root, &[], 6, Features::PLAIN);
+    assert_eq!(outcome.report.score, Score::Centipawns(0));
+    // When the root had occurred before in the game, returning to it is its third
+    // occurrence: a draw at depth 5 already.
+    let again = game("8/6pk/8/7Q/8/8/qq4PP/7K b - - 1 1", &["h7g8", "h5e8", "g8h7", "e8h5"]);
+    assert_eq!(key(again.position()), key(&root));
+    let outcome = search(again.position(), again.earlier_keys(), 5, Features::PLAIN);
+    assert_eq!(outcome.report.score, Score::Centipawns(0));
+}
+
+#[test]
+fn stalemate_saves_the_lost_side() {
+    // Qg7+ Kxg7 leaves White without a move: stalemate, where anything else loses to the
+    // extra rook.
+    let pos = chess("1q1r3k/8/8/8/6Q1/p7/P7/K7 w - - 0 1");
+    for features in [Features::FULL, Features::PLAIN] {
+        for depth in [3, 5] {
+            let outcome = search(&pos, &[], depth, features);
+            assert_eq!(outcome.report.score, Score::Centipawns(0), "depth {depth}, {features:?}");
+        }
+    }
+    // Without the a3 pawn White's a-pawn can move, so there is no stalemate.
+    let outcome = search(&chess("1q1r3k/8/8/8/6Q1/8/P7/K7 w - - 0 1"), &[], 5, Features::FULL);
+    assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
+}
+
+const ESCAPABLE: &str = "8/7k/8/8/8/8/qq4PP/3Q3K w - - 0 1";
+/// Qh5+ Kg8 Qe8+ Kh7, twice: the position after Qh5+ has occurred twice.
+const TWICE: &[&str] = &["d1h5", "h7g8", "h5e8", "g8h7", "e8h5", "h7g8", "h5e8", "g8h7"];
+
+fn game(fen: &str, moves: &[&str]) -> Game {
+    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    Game::from_command(Some(fen), &moves, CastlingMode::Standard, &mut Vec::new()).expect("a legal game")
+}
+
+#[test]
+fn threefold_repetition_from_the_game_history() {
+    // After the moves, Qh5+ would make a third occurrence: a draw, though Black could
+    // escape with Kg7 without the history.
+    let after = game(ESCAPABLE, TWICE);
+    assert_eq!(after.earlier_keys().len(), TWICE.len());
+    let outcome = search(after.position(), after.earlier_keys(), 8, Features::FULL);
+    assert_eq!(outcome.report.score, Score::Centipawns(0));
+    assert_eq!(outcome.best.map(uci).as_deref(), Some("e8h5"));
+
+    // The very same position with a history where Qh5+ repeats only once: no draw yet.
+    let once = game(ESCAPABLE, &TWICE[..4]);
+    assert_eq!(key(once.position()), key(after.position()));
+    let outcome = search(once.position(), once.earlier_keys(), 8, Features::FULL);
+    assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
+    // And without any history.
+    let outcome = search(after.position(), &[], 8, Features::FULL);
+    assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
+    // The half-move clock bounds the look-back: with the clock at 0 (as after a pawn move
+    // or a capture) the earlier positions cannot be repeated, so the history is ignored.
+    let fen = Fen::from_position(after.position(), EnPassantMode::Legal).to_string();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let reset = chess(&format!("{} 0 {}", fields[..4].join(" "), fields[5]));
+    let outcome = search(&reset, after.earlier_keys(), 8, Features::FULL);
+    assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
+}
+
+/// Runs a UCI session and returns the `info ... score` text and the move of the last
+/// `bestmove`, sending `quit` only after the search has answered (within 60 s).
+fn uci_search(commands: &str) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_harrier"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the harrier binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(commands.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut last_score = String::new();
+    let best = loop {
+        let Ok(line) = rx.recv_timeout(Duration::from_secs(60)) else {
+            let _ = child.kill();
+            panic!("no bestmove for:\n{commands}");
+        };
+        if let Some(at) = line.find(" score ") {
+            let words: Vec<&str> = line[at + 7..].split(' ').take(2).collect();
+            last_score = words.join(" ");
+        }
+        if let Some(rest) = line.strip_prefix("bestmove ") {
+            break rest.split(' ').next().unwrap().to_string();
+        }
+    };
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    (last_score, best)
+}
+
+#[test]
+fn uci_position_moves_keep_the_repetition_history() {
+    let drawn = uci_search(&format!("position fen {ESCAPABLE} moves {}\ngo depth 8\n", TWICE.join(" ")));
+    assert_eq!(drawn, ("cp 0".to_string(), "e8h5".to_string()));
+    let (score, _) = uci_search(&format!("position fen {ESCAPABLE} moves {}\ngo depth 8\n", TWICE[..4].join(" ")));
+    let cp: i32 = score.strip_prefix("cp ").unwrap_or_else(|| panic!("{score}")).parse().unwrap();
+    assert!(cp < -300, "{score}");
+}
+
+#[test]
+fn fifty_move_rule() {
+    // Two queens down, but any quiet move is the 100th half-move: a draw.
+    let lost = "k2qq3/8/8/8/8/2N5/8/6K1 w - - 0 150";
+    let saved = "k2qq3/8/8/8/8/2N5/8/6K1 w - - 99 150";
+    for features in [Features::FULL, Features::PLAIN] {
+        let outcome = search(&chess(saved), &[], 6, features);
+        assert_eq!(outcome.report.score, Score::Centipawns(0), "{features:?}");
+    }
+    let outcome = search(&chess(lost), &[], 6, Features::FULL);
+    assert!(matches!(outcome.report.score, Score::Mate(n) if n < 0) || centipawns(outcome.report.score) < -1000);
+
+    // The winning side must reset the clock: every rook or king move draws, a pawn move
+    // keeps the win.
+    let outcome = search(&chess("7k/8/8/8/8/8/P7/K5R1 w - - 99 150"), &[], 6, Features::FULL);
+    assert!(centipawns(outcome.report.score) > 300, "{:?}", outcome.report.score);
+    assert_eq!(outcome.best.map(|m| m.role()), Some(Role::Pawn), "{:?}", outcome.best.map(uci));
+
+    // A mate on the 100th half-move still counts...
+    let outcome = search(&chess("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 150"), &[], 4, Features::FULL);
+    assert_eq!((outcome.report.score, outcome.best.map(uci)), (Score::Mate(1), Some("a1a8".to_string())));
+    // ...but a mate in 2 that needs the 101st does not: Re2 Ka4 Ra2# from 97 half-moves,
+    // a draw from 98.
+    let outcome = search(&chess("8/8/8/8/8/k7/8/1R2R1K1 w - - 97 150"), &[], 6, Features::FULL);
+    assert_eq!((outcome.report.score, outcome.best.map(uci)), (Score::Mate(2), Some("e1e2".to_string())));
+    for features in [Features::FULL, Features::PLAIN] {
+        let outcome = search(&chess("8/8/8/8/8/k7/8/1R2R1K1 w - - 98 150"), &[], 6, features);
+        assert_eq!(outcome.report.score, Score::Centipawns(0), "{features:?}");
+    }
+}
+
+#[test]
+fn insufficient_material() {
+    // Nxc2 leaves king and knight against king: a draw, where anything else lets the pawn
+    // queen.
+    let pos = chess("k7/8/8/8/8/4N3/2p5/7K w - - 0 1");
+    for features in [Features::FULL, Features::PLAIN] {
+        let outcome = search(&pos, &[], 5, features);
+        assert_eq!(outcome.report.score, Score::Centipawns(0), "{features:?}");
+        assert_eq!(outcome.best.map(uci).as_deref(), Some("e3c2"), "{features:?}");
+    }
+    // With a pawn left for White, taking is winning, not a draw.
+    let outcome = search(&chess("k7/8/8/8/8/4N3/2p4P/7K w - - 0 1"), &[], 5, Features::FULL);
+    assert!(centipawns(outcome.report.score) > 100, "{:?}", outcome.report.score);
+}
+
+#[test]
+fn positions_without_moves() {
+    // Checkmated and stalemated roots: no move, and the score says why.
+    let mated = search(&chess("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), &[], 3, Features::FULL);
+    assert_eq!((mated.best, mated.report.score), (None, Score::Mate(0)));
+    let stalemate = search(&chess("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), &[], 3, Features::FULL);
+    assert_eq!((stalemate.best, stalemate.report.score), (None, Score::Centipawns(0)));
+}
