@@ -82,7 +82,16 @@ fn bench_command(args: &[String]) -> Result<(), String> {
 fn perft_command(args: &[String]) -> Result<(), String> {
     let depth: u32 = number(args.first().ok_or("perft needs a depth")?, "depth")?;
     let position: Chess = match args.get(1..).filter(|rest| !rest.is_empty()) {
-        Some(fen) => parse_fen(&fen.join(" "), CastlingMode::Chess960, &mut Vec::new())?,
+        // Standard castling where the FEN allows it, so moves print as e1g1; Shredder-FEN
+        // and other Chess960 setups are read in Chess960 mode.
+        Some(fen) => {
+            let fen = fen.join(" ");
+            let mut repairs = Vec::new();
+            match parse_fen(&fen, CastlingMode::Standard, &mut repairs) {
+                Ok(position) if repairs.is_empty() => position,
+                _ => parse_fen(&fen, CastlingMode::Chess960, &mut Vec::new())?,
+            }
+        }
         None => Chess::default(),
     };
     let mode = position.castles().mode();

@@ -365,7 +365,6 @@ fn finds_the_mate_in_two() {
 }
 
 #[test]
-#[ignore = "bandwidth search bug: a timed search stops at the first proven mate (e1e4, mate 4)"]
 fn finds_the_quiet_mate_in_two() {
     assert_eq!(unique_mate_in_two(QUIET_MATE_IN_TWO), "e1e2");
     finds_mate(QUIET_MATE_IN_TWO, "e1e2", 2);

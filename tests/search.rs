@@ -250,10 +250,9 @@ fn plain_search_proves_every_mate() {
     }
 }
 
-/// Mates the full engine misses at depth 6 because its pruning ignores mate-score bounds
-/// (see epd/mates_hard.epd). Run with `--ignored` once the search is fixed.
+/// Mates that pruning at mate-score bounds once hid from the full engine at depth 6 (see
+/// epd/mates_hard.epd): reverse futility, futility and delta pruning must leave them be.
 #[test]
-#[ignore = "engine bug: RFP, futility and delta pruning fire at mate-score bounds"]
 fn engine_finds_mates_hidden_by_pruning_at_mate_bounds() {
     let records: Vec<MateRecord> =
         mate_records(MATES_HARD).into_iter().filter(|r| r.c1 == "mate-score bounds").collect();

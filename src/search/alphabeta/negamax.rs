@@ -149,7 +149,12 @@ impl AlphaBeta {
 
         if features.pruning && !PV && !in_check {
             // Reverse futility pruning: far above beta at low draft, a quiet position holds.
-            if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN * depth >= beta && static_eval < MATE_BOUND {
+            // Not against a mate-score beta: only a search can prove a faster mate.
+            if depth <= RFP_MAX_DEPTH
+                && static_eval - RFP_MARGIN * depth >= beta
+                && static_eval < MATE_BOUND
+                && beta.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             // Null-move pruning: if passing still fails high, a real move will too.
@@ -214,6 +219,7 @@ impl AlphaBeta {
             && !PV
             && !in_check
             && depth <= FUTILITY_MAX_DEPTH
+            && alpha.abs() < MATE_BOUND
             && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
 
         for m in picker {
@@ -347,7 +353,8 @@ impl AlphaBeta {
                 let gain = m.capture().map_or(0, role_value)
                     + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
                     + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
-                if stand_pat + gain + DELTA_MARGIN <= alpha || (may_lose_material(m) && see(pos, m) < 0) {
+                let hopeless = alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
+                if hopeless || (may_lose_material(m) && see(pos, m) < 0) {
                     continue;
                 }
             }

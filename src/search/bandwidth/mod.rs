@@ -322,13 +322,16 @@ impl Bandwidth {
         !self.searcher.is_finished() && self.searcher.root_lead().is_some_and(|(_, lead)| lead < margin)
     }
 
-    /// True when a timed search may stop at once: the outcome is proven (a longer mate than
-    /// necessary still mates: the proof stays in the tree), there is one legal move, or a
-    /// best son is clearly better than the runner-up over a large subtree (checked every
-    /// few expansions).
+    /// True when a timed search may stop at once: the outcome is proven and cannot get
+    /// better, there is one legal move, or a best son is clearly better than the runner-up
+    /// over a large subtree (checked every few expansions).
     fn decided(&self, expansions: u64) -> bool {
         let root = self.searcher.root();
-        if self.searcher.is_proven() || root.n_children() == 1 {
+        // A proven win may still hide a faster mate: stop early only on a mate in one (or
+        // once nothing is left to search); a proven draw or loss cannot improve.
+        let value = self.searcher.root_value();
+        let shortest = value < MATE_BOUND || value >= MATE - 1 || self.searcher.is_finished();
+        if (self.searcher.is_proven() && shortest) || root.n_children() == 1 {
             return true;
         }
         if !expansions.is_multiple_of(CLEAR_LEAD_CHECK_INTERVAL) {
