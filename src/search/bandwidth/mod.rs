@@ -330,7 +330,7 @@ impl Bandwidth {
         // A proven win may still hide a faster mate: stop early only on a mate in one (or
         // once nothing is left to search); a proven draw or loss cannot improve.
         let value = self.searcher.root_value();
-        let shortest = value < MATE_BOUND || value >= MATE - 1 || self.searcher.is_finished();
+        let shortest = !(MATE_BOUND..MATE - 1).contains(&value) || self.searcher.is_finished();
         if (self.searcher.is_proven() && shortest) || root.n_children() == 1 {
             return true;
         }
