@@ -16,7 +16,7 @@ use crate::search::{Limits, SearchJob, Signals, Silent};
 /// Default depth of `harrier bench`.
 pub const DEFAULT_DEPTH: u32 = 11;
 /// Default positions created per bench position in bandwidth mode.
-pub const DEFAULT_BANDWIDTH_NODES: u64 = 100_000;
+pub const DEFAULT_BANDWIDTH_NODES: u64 = 5_000;
 /// Table size for bench, in MB.
 const BENCH_HASH_MB: usize = 16;
 
@@ -152,9 +152,9 @@ mod tests {
 
     #[test]
     fn bandwidth_node_count_is_deterministic() {
-        let first = run_bandwidth(2_000, |_, _| {});
-        let second = run_bandwidth(2_000, |_, _| {});
+        let first = run_bandwidth(500, |_, _| {});
+        let second = run_bandwidth(500, |_, _| {});
         assert_eq!(first.nodes, second.nodes);
-        assert!(first.nodes >= 2_000 * POSITIONS.len() as u64);
+        assert!(first.nodes >= 500 * POSITIONS.len() as u64);
     }
 }

@@ -435,7 +435,9 @@ fn search_limits_are_respected() {
 
 #[test]
 fn idle_thinking_grows_the_tree_and_stops_on_request() {
-    let mut searcher = bandwidth(BandwidthParams::default());
+    // Quiescence tips: an expansion then fits well inside the 500 polls below (the stop
+    // closure is polled after every tip).
+    let mut searcher = bandwidth(BandwidthParams { tip_probe_depth: 0, ..BandwidthParams::default() });
     searcher.search(&job(Chess::default(), Vec::new(), nodes(2_000)), &mut Silent);
     let before = searcher.nodes_in_tree();
     assert_eq!(searcher.think_until(|| true), 0);

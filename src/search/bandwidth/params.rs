@@ -14,7 +14,7 @@ pub const DEFAULT_DEPTH_PENALTY: i32 = 0;
 pub const MAX_DEPTH_PENALTY: i32 = 100;
 
 /// Default depth of the alpha-beta probe that values a tip (0: quiescence search only).
-pub const DEFAULT_TIP_PROBE_DEPTH: u32 = 0;
+pub const DEFAULT_TIP_PROBE_DEPTH: u32 = 1;
 /// The deepest tip probe accepted: probes run for every created node, so they must be cheap.
 pub const MAX_TIP_PROBE_DEPTH: u32 = 3;
 /// Node budget of one tip probe; a probe that exceeds it falls back to the static evaluation.
