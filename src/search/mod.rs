@@ -9,7 +9,7 @@ pub mod tt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use shakmaty::{CastlingMode, Chess, Move};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 /// The deepest ply any search line may reach.
 pub const MAX_PLY: usize = 128;
@@ -30,6 +30,39 @@ pub const fn mate_in(ply: usize) -> i32 {
 #[inline]
 pub const fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32
+}
+
+/// True when the game is drawn at `pos` by rule: the fifty-move rule (unless `pos` is
+/// mate), insufficient material, or repetition. `earlier` holds the keys of the positions
+/// before `pos`, oldest first, and `root_index` the root's place among them: a repetition
+/// of a position after the root (inside the search) counts at once, a position from before
+/// it must have occurred twice (threefold).
+pub fn drawn_by_rule(pos: &Chess, key: u64, earlier: &[u64], root_index: usize) -> bool {
+    if pos.halfmoves() >= 100 {
+        return !pos.is_checkmate();
+    }
+    if pos.is_insufficient_material() {
+        return true;
+    }
+    let n = earlier.len();
+    let reach = (pos.halfmoves() as usize).min(n);
+    let mut repeats = 0;
+    // The same side to move, and at least two moves each: four plies back at the least.
+    let mut back = 4;
+    while back <= reach {
+        let index = n - back;
+        if earlier[index] == key {
+            if index > root_index {
+                return true;
+            }
+            repeats += 1;
+            if repeats >= 2 {
+                return true;
+            }
+        }
+        back += 2;
+    }
+    false
 }
 
 /// A search value as UCI reports it.

@@ -11,7 +11,7 @@ use super::see::{may_lose_material, see};
 use crate::eval::evaluate;
 use crate::moves::{MoveCode, NO_MOVE, encode, role_value};
 use crate::search::tt::TtBound;
-use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mate_in, mated_in};
+use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, drawn_by_rule, mate_in, mated_in};
 
 /// Late-move reductions by draft and move number.
 static LMR_TABLE: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
@@ -58,35 +58,10 @@ impl AlphaBeta {
         self.stopped
     }
 
-    /// True when the game is drawn at this node by rule: fifty moves, insufficient
-    /// material or repetition. A repetition after the root counts at once; one of the
-    /// game's earlier positions must have occurred twice before (threefold).
+    /// True when the game is drawn at this node (whose key is on top of `self.keys`).
     pub(super) fn is_draw(&self, pos: &Chess) -> bool {
-        if pos.halfmoves() >= 100 {
-            return !pos.is_checkmate();
-        }
-        if pos.is_insufficient_material() {
-            return true;
-        }
-        let n = self.keys.len();
-        let current = self.keys[n - 1];
-        let reach = (pos.halfmoves() as usize).min(n - 1);
-        let mut earlier = 0;
-        let mut back = 4;
-        while back <= reach {
-            let index = n - 1 - back;
-            if self.keys[index] == current {
-                if index > self.root_index {
-                    return true;
-                }
-                earlier += 1;
-                if earlier >= 2 {
-                    return true;
-                }
-            }
-            back += 2;
-        }
-        false
+        let (key, earlier) = self.keys.split_last().expect("the node's key is on the stack");
+        drawn_by_rule(pos, *key, earlier, self.root_index)
     }
 
     /// Negamax alpha-beta search of `pos` (whose key is on top of `self.keys`) to `depth`.

@@ -10,7 +10,7 @@ use crate::eval::evaluate;
 use crate::moves::{MoveCode, decode, encode};
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::movepick::{is_tactical, mvv_lva};
-use crate::search::{MATE, Signals, mated_in};
+use crate::search::{MATE, Signals, drawn_by_rule, mated_in};
 
 use super::game::{GameTree, Tip};
 use super::params::{PROBE_HASH_MB, PROBE_NODE_BUDGET};
@@ -152,30 +152,7 @@ impl ChessTree {
     /// position after the root counts at once; one of the game's earlier positions must
     /// have occurred twice before.
     fn is_draw(&self, pos: &ChessPos) -> bool {
-        if pos.pos.halfmoves() >= 100 {
-            return !pos.pos.is_checkmate();
-        }
-        if pos.pos.is_insufficient_material() {
-            return true;
-        }
-        let n = self.keys.len();
-        let reach = (pos.pos.halfmoves() as usize).min(n);
-        let mut earlier = 0;
-        let mut back = 4;
-        while back <= reach {
-            let index = n - back;
-            if self.keys[index] == pos.key {
-                if index > self.root_index {
-                    return true;
-                }
-                earlier += 1;
-                if earlier >= 2 {
-                    return true;
-                }
-            }
-            back += 2;
-        }
-        false
+        drawn_by_rule(&pos.pos, pos.key, &self.keys, self.root_index)
     }
 
     /// The estimate of a position the game goes on from.

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Plays one game, Harrier in bandwidth mode (White) against Harrier in alpha-beta mode, at a fixed
+time per move, and prints for every bandwidth move the nodes reused from earlier searches
+(`info string reused N nodes`), the nodes created by the search itself, and the reused
+share; then the mean share over the game.
+
+usage: tools/reuse.py [path/to/harrier] [movetime_ms] [--always-think false] [--fen FEN]
+Needs python-chess (pip install chess) for the rules of the game.
+"""
+
+import argparse
+import re
+import subprocess
+
+import chess
+
+parser = argparse.ArgumentParser()
+parser.add_argument("engine", nargs="?", default="target/release/harrier")
+parser.add_argument("movetime", nargs="?", type=int, default=200)
+parser.add_argument("--always-think", default="true")
+parser.add_argument("--fen", default=chess.STARTING_FEN)
+args = parser.parse_args()
+
+
+class Engine:
+    def __init__(self, options):
+        self.proc = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        for name, value in options.items():
+            self.send(f"setoption name {name} value {value}")
+        self.send("ucinewgame")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def move(self, fen, moves):
+        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
+        self.send(f"go movetime {args.movetime}")
+        reused, nodes = None, 0
+        while True:
+            line = self.proc.stdout.readline().strip()
+            if m := re.match(r"info string reused (\d+) nodes", line):
+                reused = int(m.group(1))
+            elif m := re.search(r" nodes (\d+)", line):
+                nodes = int(m.group(1))
+            elif line.startswith("bestmove"):
+                return line.split()[1], reused, nodes
+
+    def quit(self):
+        self.send("quit")
+        self.proc.wait(timeout=10)
+
+
+bandwidth = Engine({"SearchMode": "Bandwidth", "AlwaysThink": args.always_think})
+alphabeta = Engine({})
+board = chess.Board(args.fen)
+moves, shares = [], []
+while not board.is_game_over(claim_draw=True) and len(moves) < 200:
+    engine = bandwidth if board.turn == chess.WHITE else alphabeta
+    move, reused, nodes = engine.move(args.fen, moves)
+    if engine is bandwidth:
+        share = reused / (reused + nodes) if reused + nodes else 0.0
+        shares.append(share)
+        print(f"move {board.fullmove_number:>3} {move:<6} reused {reused:>8} created {nodes:>8} share {share:.2f}")
+    board.push_uci(move)
+    moves.append(move)
+for engine in (bandwidth, alphabeta):
+    engine.quit()
+print(f"result {board.result(claim_draw=True)}; mean reused share over {len(shares)} bandwidth moves: "
+      f"{sum(shares) / max(len(shares), 1):.2f}; from the second move on: "
+      f"{sum(shares[1:]) / max(len(shares) - 1, 1):.2f}")
