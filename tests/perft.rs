@@ -1,11 +1,13 @@
 //! Move-generation counts against the known values in `epd/perft.epd`, through the library
 //! and through the binary (`harrier perft` and the UCI `go perft`).
 
-use std::io::{BufRead, BufReader, Write};
+mod common;
+
+use std::io::Write;
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
+use common::Harrier;
 use harrier::engine::game::parse_fen;
 use harrier::perft::{PerftCase, divide, parse_suite, perft};
 use shakmaty::{CastlingMode, Chess, Position};
@@ -180,42 +182,19 @@ fn binary_perft_with_a_fen() {
     assert_eq!(status.code(), Some(2));
 }
 
-/// Drives a UCI session: sends each command and, when a prefix is given, reads output up
-/// to the line that starts with it before sending the next. Returns all output lines.
-/// Fails (instead of hanging) when an expected line does not come within 60 s.
+/// Drives a UCI session through the shared harness: sends each command and, when a prefix
+/// is given, reads output up to the line that starts with it before sending the next.
+/// Returns all output lines; fails when an expected line does not come within 60 s.
 fn uci_session(steps: &[(&str, Option<&str>)]) -> Vec<String> {
-    let mut child = harrier().stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if tx.send(line.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
+    let mut engine = Harrier::spawn();
     let mut seen = Vec::new();
     for &(command, until) in steps {
-        writeln!(stdin, "{command}").unwrap();
-        stdin.flush().unwrap();
+        engine.send(command);
         let Some(prefix) = until else { continue };
-        loop {
-            let Ok(line) = rx.recv_timeout(Duration::from_secs(60)) else {
-                let _ = child.kill();
-                panic!("no '{prefix}' after '{command}':\n{}", seen.join("\n"));
-            };
-            assert!(!line.contains("go ignored"), "after '{command}': {line}");
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                break;
-            }
-        }
+        let lines = engine.read_until(prefix, Duration::from_secs(60));
+        assert!(lines.iter().all(|l| !l.contains("go ignored")), "after '{command}': {lines:?}");
+        seen.extend(lines);
     }
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
-    seen.extend(rx.iter());
     seen
 }
 

@@ -4,12 +4,14 @@
 //! the fifty-move rule and insufficient material. Every search has a fixed depth, so
 //! results do not depend on the machine.
 
+mod common;
+
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::{Arc, mpsc};
+use std::process::Command;
+use std::sync::Arc;
 use std::time::Duration;
 
+use common::Harrier;
 use harrier::engine::game::Game;
 use harrier::eval::evaluate;
 use harrier::search::alphabeta::{AlphaBeta, Features};
@@ -639,44 +641,20 @@ fn threefold_repetition_from_the_game_history() {
     assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
 }
 
-/// Runs a UCI session and returns the `info ... score` text and the move of the last
-/// `bestmove`, sending `quit` only after the search has answered (within 60 s).
+/// Runs a UCI session through the shared harness and returns the `info ... score` text and
+/// the move of the first `bestmove` (within 60 s).
 fn uci_search(commands: &str) -> (String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_harrier"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the harrier binary starts");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(commands.as_bytes()).unwrap();
-    stdin.flush().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if tx.send(line.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut last_score = String::new();
-    let best = loop {
-        let Ok(line) = rx.recv_timeout(Duration::from_secs(60)) else {
-            let _ = child.kill();
-            panic!("no bestmove for:\n{commands}");
-        };
-        if let Some(at) = line.find(" score ") {
-            let words: Vec<&str> = line[at + 7..].split(' ').take(2).collect();
-            last_score = words.join(" ");
-        }
-        if let Some(rest) = line.strip_prefix("bestmove ") {
-            break rest.split(' ').next().unwrap().to_string();
-        }
-    };
-    stdin.write_all(b"quit\n").unwrap();
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    let mut engine = Harrier::spawn();
+    for command in commands.lines() {
+        engine.send(command);
+    }
+    let lines = engine.read_until("bestmove", Duration::from_secs(60));
+    let last_score = lines
+        .iter()
+        .rev()
+        .find_map(|line| line.find(" score ").map(|at| line[at + 7..].split(' ').take(2).collect::<Vec<_>>().join(" ")))
+        .unwrap_or_default();
+    let best = lines.last().and_then(|l| l.split(' ').nth(1)).unwrap_or_default().to_string();
     (last_score, best)
 }
 

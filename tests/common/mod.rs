@@ -5,6 +5,8 @@
 //! ponder move and the PVs before it) is replayed with shakmaty for legality. Timeouts are
 //! generous and latency limits loose, so the tests hold on a loaded two-core machine; the
 //! real latency targets are measured elsewhere.
+// Each test file compiles this module on its own and uses only part of it.
+#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
