@@ -122,13 +122,7 @@ fn over_positions(
     let mut total = BenchResult { nodes: 0, elapsed: Duration::ZERO };
     for (index, fen) in POSITIONS.iter().enumerate() {
         let root: Chess = parse_fen(fen, CastlingMode::Standard, &mut Vec::new()).expect("bench FENs are valid");
-        let job = SearchJob {
-            root,
-            history: Vec::new(),
-            limits: limits.clone(),
-            move_overhead: 0,
-            castling_mode: CastlingMode::Standard,
-        };
+        let job = SearchJob { root, history: Vec::new(), limits: limits.clone(), move_overhead: 0 };
         let start = Instant::now();
         let nodes = search(&job);
         total.elapsed += start.elapsed();

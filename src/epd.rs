@@ -126,13 +126,7 @@ pub fn solve(searcher: &mut ActiveSearcher, record: &EpdRecord, limit: EpdLimit)
         EpdLimit::Depth(d) => Limits { depth: Some(d), ..Limits::default() },
     };
     searcher.new_game();
-    let job = SearchJob {
-        root: record.position.clone(),
-        history: Vec::new(),
-        limits,
-        move_overhead: 0,
-        castling_mode: CastlingMode::Standard,
-    };
+    let job = SearchJob { root: record.position.clone(), history: Vec::new(), limits, move_overhead: 0 };
     let outcome = searcher.search(&job, &mut Silent);
     let solved = outcome
         .best

@@ -9,17 +9,26 @@ pub fn perft(pos: &Chess, depth: u32) -> u64 {
 
 /// Leaf counts below each root move, in generation order.
 pub fn divide(pos: &Chess, depth: u32) -> Vec<(Move, u64)> {
+    let mut counts = Vec::new();
+    divide_until(pos, depth, &|| false, |m, count| counts.push((m, count)));
+    counts
+}
+
+/// Counts the leaves below each root move, handing each count to `each` as soon as it is
+/// known, and returns the total; `None` when `stop` turned true first.
+pub fn divide_until(pos: &Chess, depth: u32, stop: &dyn Fn() -> bool, mut each: impl FnMut(Move, u64)) -> Option<u64> {
     if depth == 0 {
-        return Vec::new();
+        return Some(0);
     }
-    pos.legal_moves()
-        .into_iter()
-        .map(|m| {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            (m, perft(&child, depth - 1))
-        })
-        .collect()
+    let mut total = 0;
+    for m in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let count = perft_until(&child, depth - 1, stop)?;
+        total += count;
+        each(m, count);
+    }
+    Some(total)
 }
 
 /// Depth at and below which counting runs without looking at the stop flag (a few

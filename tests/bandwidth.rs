@@ -234,7 +234,7 @@ fn position(fen: &str) -> Chess {
 }
 
 fn job(root: Chess, history: Vec<u64>, limits: Limits) -> SearchJob {
-    SearchJob { root, history, limits, move_overhead: 0, castling_mode: CastlingMode::Standard }
+    SearchJob { root, history, limits, move_overhead: 0 }
 }
 
 fn bandwidth(p: BandwidthParams) -> Bandwidth {

@@ -62,7 +62,6 @@ fn search_with(s: &mut AlphaBeta, root: &Chess, history: &[u64], depth: u32) -> 
         history: history.to_vec(),
         limits: Limits { depth: Some(depth), ..Limits::default() },
         move_overhead: 0,
-        castling_mode: CastlingMode::Standard,
     };
     let outcome = s.search(&job, &mut Silent);
     if outcome.best.is_some() {

@@ -8,10 +8,9 @@ use shakmaty::{
 
 use crate::moves::parse_uci;
 
-/// A start position plus the moves played from it.
+/// The moves played from the start position, the position they lead to, and the keys.
 #[derive(Clone, Debug)]
 pub struct Game {
-    start: Chess,
     moves: Vec<Move>,
     current: Chess,
     /// Keys of the start position and of every position after each move.
@@ -32,7 +31,7 @@ impl Game {
     /// A game starting at `start` with no moves played.
     pub fn new(start: Chess) -> Game {
         let key = key_of(&start);
-        Game { current: start.clone(), start, moves: Vec::new(), keys: vec![key] }
+        Game { current: start, moves: Vec::new(), keys: vec![key] }
     }
 
     /// Builds a game from a `position` command's parts: `fen` (`None` for the start
@@ -73,11 +72,6 @@ impl Game {
     /// The position after all moves.
     pub fn position(&self) -> &Chess {
         &self.current
-    }
-
-    /// The position the game started from.
-    pub fn start(&self) -> &Chess {
-        &self.start
     }
 
     /// The moves played from the start position.

@@ -17,7 +17,7 @@ use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use shakmaty::{CastlingMode, Position};
 
 use crate::moves::{parse_uci, uci_text};
-use crate::perft::perft_until;
+use crate::perft::divide_until;
 use crate::search::bandwidth::params::BandwidthParams;
 use crate::search::{Limits, Progress, Reporter, SearchJob, SearchOutcome, Signals};
 use crate::uci::output::Writer;
@@ -391,7 +391,6 @@ impl Engine {
             history: self.game.earlier_keys().to_vec(),
             limits,
             move_overhead: self.move_overhead,
-            castling_mode: mode,
         };
         let mut searcher = self.searcher.take().expect("no search is running, so the searcher is home");
         if let ActiveSearcher::Bandwidth(bandwidth) = &mut searcher {
@@ -495,17 +494,11 @@ impl Engine {
             .spawn(move || {
                 let mode = position.castles().mode();
                 let stop = || signals.stop_requested();
-                let mut total = 0;
-                for m in position.legal_moves() {
-                    let mut child = position.clone();
-                    child.play_unchecked(m);
-                    let Some(count) = perft_until(&child, depth - 1, &stop) else {
-                        out.info_string("perft stopped");
-                        return;
-                    };
-                    total += count;
-                    out.line(&format!("{}: {count}", uci_text(m, mode)));
-                }
+                let print = |m, count| out.line(&format!("{}: {count}", uci_text(m, mode)));
+                let Some(total) = divide_until(&position, depth, &stop, print) else {
+                    out.info_string("perft stopped");
+                    return;
+                };
                 counted.store(true, Ordering::Release);
                 out.line("");
                 out.line(&format!("Nodes searched: {total}"));

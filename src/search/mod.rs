@@ -9,7 +9,7 @@ pub mod tt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 /// The deepest ply any search line may reach.
 pub const MAX_PLY: usize = 128;
@@ -173,8 +173,6 @@ pub struct SearchJob {
     pub limits: Limits,
     /// Milliseconds to keep in reserve for communication delays.
     pub move_overhead: u64,
-    /// How castling moves are printed.
-    pub castling_mode: CastlingMode,
 }
 
 /// The progress of a search after one iteration.
