@@ -15,8 +15,8 @@ use crate::search::{Limits, SearchJob, Signals, Silent};
 
 /// Default depth of `harrier bench`.
 pub const DEFAULT_DEPTH: u32 = 11;
-/// Default positions created per bench position in bandwidth mode.
-pub const DEFAULT_BANDWIDTH_NODES: u64 = 5_000;
+/// Default nodes (tree positions and probe nodes) per bench position in bandwidth mode.
+pub const DEFAULT_BANDWIDTH_NODES: u64 = 100_000;
 /// Table size for bench, in MB.
 const BENCH_HASH_MB: usize = 16;
 
@@ -97,7 +97,7 @@ pub fn run(depth: u32, features: Features, mut each: impl FnMut(usize, u64)) -> 
     )
 }
 
-/// Bandwidth mode's bench: each position searched until `nodes` positions were created,
+/// Bandwidth mode's bench: each position searched until it has visited `nodes` positions,
 /// from a fresh tree, with the default settings.
 pub fn run_bandwidth(nodes: u64, mut each: impl FnMut(usize, u64)) -> BenchResult {
     let signals = Arc::new(Signals::default());

@@ -19,6 +19,7 @@ usage:
   harrier perft <depth> [fen]          move-generation count, per root move
   harrier epd <file> [--movetime ms | --depth d] [--hash mb]
               [--mode alphabeta|bandwidth] [--band cp] [--depth-penalty cp] [--tip-probe d]
+              [--deepen-every n]
                                        run an EPD test suite (bm/am, SAN or UCI)";
 
 fn main() -> ExitCode {
@@ -129,6 +130,7 @@ fn epd_command(args: &[String]) -> Result<(), String> {
             "--band" => setup.bandwidth.band = number(value, "--band")?,
             "--depth-penalty" => setup.bandwidth.depth_penalty = number(value, "--depth-penalty")?,
             "--tip-probe" => setup.bandwidth.tip_probe_depth = number(value, "--tip-probe")?,
+            "--deepen-every" => setup.bandwidth.deepen_every = number(value, "--deepen-every")?,
             _ => return Err(format!("unknown option '{flag}'")),
         }
     }

@@ -21,8 +21,8 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, zobrist::Zobrist64}
 const SYNTHETIC_CAP: usize = 1 << 18;
 /// Tree and tip cache of the chess searches, in MB.
 const CHESS_MB: usize = 16;
-/// Positions the mate searches may create (the mate in 3 needs about 8,000).
-const MATE_BUDGET: u64 = 50_000;
+/// Positions (tree and probes) the mate searches may visit.
+const MATE_BUDGET: u64 = 2_000_000;
 
 fn params(band: i32, strict_harris: bool) -> BandwidthParams {
     BandwidthParams { band, strict_harris, ..BandwidthParams::default() }
@@ -253,13 +253,21 @@ fn finds_the_four_verified_mates() {
         ("8/8/8/8/8/k7/8/1R2R1K1 w - - 0 1", "e1e2", 2),
         ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "f6a6", 3),
     ];
-    for (fen, answer, mate) in cases {
-        let mut searcher = bandwidth(BandwidthParams::default());
-        let outcome = searcher.search(&job(position(fen), Vec::new(), nodes(MATE_BUDGET)), &mut Silent);
-        let best = outcome.best.map(|m| m.to_uci(CastlingMode::Standard).to_string());
-        assert_eq!(best.as_deref(), Some(answer), "{fen}: {:?}", outcome.report);
-        assert_eq!(outcome.report.score, Score::Mate(mate), "{fen}: {:?}", outcome.report);
-        assert!(searcher.searcher().is_finished(), "{fen}: the shortest mate is proven before the budget ends");
+    // Harris's search with one-ply probes at the tips proves each mate in its tree (the
+    // root is exhausted); the engine's default, whose deepening probes find mates beyond
+    // the tree, plays and reports them too.
+    let plain = BandwidthParams { tip_probe_depth: 1, deepen_every: u64::MAX, ..BandwidthParams::default() };
+    for (params, proves) in [(plain, true), (BandwidthParams::default(), false)] {
+        for (fen, answer, mate) in cases {
+            let mut searcher = bandwidth(params);
+            let outcome = searcher.search(&job(position(fen), Vec::new(), nodes(MATE_BUDGET)), &mut Silent);
+            let best = outcome.best.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+            assert_eq!(best.as_deref(), Some(answer), "{fen} {params:?}: {:?}", outcome.report);
+            assert_eq!(outcome.report.score, Score::Mate(mate), "{fen} {params:?}: {:?}", outcome.report);
+            if proves {
+                assert!(searcher.searcher().is_finished(), "{fen}: the shortest mate is proven in the tree");
+            }
+        }
     }
 }
 
@@ -286,7 +294,7 @@ fn uci(m: shakmaty::Move) -> String {
 #[test]
 fn tree_is_reused_after_our_move_and_an_in_tree_reply() {
     let mut searcher = bandwidth(BandwidthParams::default());
-    let outcome = searcher.search(&job(Chess::default(), Vec::new(), nodes(20_000)), &mut Silent);
+    let outcome = searcher.search(&job(Chess::default(), Vec::new(), nodes(600_000)), &mut Silent);
     let ours = outcome.best.unwrap();
     let tree = searcher.tree();
     let our_node = tree.child_by_move(tree.root(), encode(ours)).unwrap();
@@ -300,7 +308,7 @@ fn tree_is_reused_after_our_move_and_an_in_tree_reply() {
     let (pos, history) = after(&[&uci(ours), &uci(reply)]);
     assert!(searcher.set_position(&pos, &history));
     assert_eq!(searcher.nodes_in_tree(), expected);
-    let outcome = searcher.search(&job(pos.clone(), history.clone(), nodes(5_000)), &mut Silent);
+    let outcome = searcher.search(&job(pos.clone(), history.clone(), nodes(150_000)), &mut Silent);
     assert_eq!(searcher.last_summary().reused_nodes, expected);
     assert!(pos.is_legal(outcome.best.unwrap()));
 
@@ -325,7 +333,7 @@ fn tree_is_reused_after_our_move_and_an_in_tree_reply() {
 fn a_reply_never_generated_or_dropped_gives_a_fresh_root() {
     for strict in [false, true] {
         let mut searcher = bandwidth(params(20, strict));
-        searcher.search(&job(Chess::default(), Vec::new(), nodes(20_000)), &mut Silent);
+        searcher.search(&job(Chess::default(), Vec::new(), nodes(600_000)), &mut Silent);
         let tree = searcher.tree();
         let root = tree.root();
         // A root son left without replies (cut by the band, or dropped for good).
@@ -341,7 +349,7 @@ fn a_reply_never_generated_or_dropped_gives_a_fresh_root() {
         assert_eq!(searcher.nodes_in_tree(), 1);
         let (pos, history) = after(&[&uci(ours), &uci(reply)]);
         assert_eq!(searcher.root(), &pos);
-        let outcome = searcher.search(&job(pos.clone(), history, nodes(2_000)), &mut Silent);
+        let outcome = searcher.search(&job(pos.clone(), history, nodes(60_000)), &mut Silent);
         assert!(pos.is_legal(outcome.best.unwrap()));
     }
 }
@@ -370,14 +378,17 @@ fn memory_cap_holds_over_many_expansions() {
     // penalty keeps the tree bushy (and exercises the penalty's bookkeeping).
     let game = RandomTree::new(6, 300);
     let root = game.root(7);
-    let p = BandwidthParams { depth_penalty: 10, ..BandwidthParams::default() };
+    // A wide band: with a narrow one, brothers tie on value more often, and the tie-break
+    // by subtree size may then move after a collapse shrinks one of them.
+    let p = BandwidthParams { depth_penalty: 10, band: 100, ..BandwidthParams::default() };
     let mut searcher = Searcher::new(game, root, p, 20_000).unwrap();
     run_under_cap(&mut searcher, 100_000, 1000);
 
     let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
-    let mut game = ChessTree::new(1 << 20, 0).unwrap();
+    let mut game = ChessTree::new(1 << 20, Arc::new(Signals::default())).unwrap();
     game.set_history(&[]);
-    let mut searcher = Searcher::new(game, ChessPos::new(pos.clone()), BandwidthParams::default(), 20_000).unwrap();
+    let p = BandwidthParams { tip_probe_depth: 0, deepen_every: u64::MAX, ..BandwidthParams::default() };
+    let mut searcher = Searcher::new(game, ChessPos::new(pos.clone()), p, 20_000).unwrap();
     run_under_cap(&mut searcher, 300, 50);
     let best = decode(&pos, searcher.principal_line()[0]).unwrap();
     assert!(pos.is_legal(best));
@@ -429,22 +440,22 @@ fn search_limits_are_respected() {
 
     // No legal move: no best move, the score says why.
     let mated = position("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
-    let outcome = searcher.search(&job(mated, Vec::new(), nodes(1_000)), &mut Silent);
+    let outcome = searcher.search(&job(mated, Vec::new(), nodes(30_000)), &mut Silent);
     assert_eq!((outcome.best, outcome.report.score), (None, Score::Mate(0)));
 }
 
 #[test]
 fn idle_thinking_grows_the_tree_and_stops_on_request() {
-    // Quiescence tips: an expansion then fits well inside the 500 polls below (the stop
+    // Quiescence tips: an expansion then fits well inside the 5000 polls below (the stop
     // closure is polled after every tip).
     let mut searcher = bandwidth(BandwidthParams { tip_probe_depth: 0, ..BandwidthParams::default() });
-    searcher.search(&job(Chess::default(), Vec::new(), nodes(2_000)), &mut Silent);
+    searcher.search(&job(Chess::default(), Vec::new(), nodes(60_000)), &mut Silent);
     let before = searcher.nodes_in_tree();
     assert_eq!(searcher.think_until(|| true), 0);
     let polls = std::cell::Cell::new(0);
     let added = searcher.think_until(|| {
         polls.set(polls.get() + 1);
-        polls.get() > 500
+        polls.get() > 5000
     });
     assert!(added > 0 && searcher.nodes_in_tree() > before);
     searcher.search(&job(Chess::default(), Vec::new(), nodes(1)), &mut Silent);
@@ -462,7 +473,7 @@ fn self_play_reuses_the_tree_and_plays_legal_moves() {
     let mut history = Vec::new();
     let mut reused = 0;
     for ply in 0..40 {
-        let outcome = searcher.search(&job(pos.clone(), history.clone(), nodes(3_000)), &mut Silent);
+        let outcome = searcher.search(&job(pos.clone(), history.clone(), nodes(90_000)), &mut Silent);
         let Some(best) = outcome.best else { break };
         assert!(pos.is_legal(best), "ply {ply}");
         if searcher.last_summary().reused_nodes > 0 {
@@ -503,6 +514,38 @@ fn a_found_mate_survives_re_rooting() {
         }
         let kept = searcher.set_position(&pos, &history);
         assert!(kept && searcher.nodes_in_tree() > 1, "mate {mate}");
-        outcome = searcher.search(&job(pos.clone(), history.clone(), nodes(1_000)), &mut Silent);
+        outcome = searcher.search(&job(pos.clone(), history.clone(), nodes(30_000)), &mut Silent);
     }
+}
+
+#[test]
+fn pondering_roots_the_tree_before_the_expected_reply_and_a_miss_keeps_its_brother() {
+    let signals = Arc::new(Signals::default());
+    let mut searcher = Bandwidth::new(CHESS_MB, BandwidthParams::default(), signals.clone()).unwrap();
+    let first = searcher.search(&job(Chess::default(), Vec::new(), nodes(600_000)), &mut Silent);
+    let (ours, expected) = (first.best.unwrap(), first.ponder.unwrap());
+    let (pos, history) = after(&[&uci(ours), &uci(expected)]);
+    let (before_reply, _) = after(&[&uci(ours)]);
+
+    signals.arm(true);
+    let limits = Limits { ponder: true, nodes: Some(1_500_000), ..Limits::default() };
+    let outcome = searcher.search(&job(pos.clone(), history, limits), &mut Silent);
+    assert_eq!(searcher.root(), &before_reply, "the opponent is to move at the root");
+    let answer = outcome.best.unwrap();
+    assert!(pos.is_legal(answer), "the report answers the expected reply");
+    assert!(outcome.report.pv.iter().all(|&m| m != expected));
+
+    // The opponent plays another reply that grew while we pondered: its subtree is kept.
+    let tree = searcher.tree();
+    let other = tree
+        .children(tree.root())
+        .filter(|&c| tree.node(c).mv() != encode(expected))
+        .max_by_key(|&c| tree.subtree_size(c))
+        .unwrap();
+    let size = tree.subtree_size(other);
+    assert!(size > 1, "another reply grew while pondering");
+    let reply = decode(&before_reply, tree.node(other).mv()).unwrap();
+    let (miss, history) = after(&[&uci(ours), &uci(reply)]);
+    assert!(searcher.set_position(&miss, &history));
+    assert_eq!(searcher.nodes_in_tree(), size);
 }

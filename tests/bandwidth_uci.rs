@@ -10,6 +10,7 @@ mod common;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use harrier::moves::parse_uci;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use common::*;
@@ -163,7 +164,7 @@ fn reuse_over_a_game(always_think: bool) {
         } else {
             play(&mut e, &texts)
         };
-        let (search, reused) = go_reusing(&mut e, "go movetime 300", &pos);
+        let (search, reused) = go_reusing(&mut e, "go wtime 3000 btime 3000", &pos);
         if turn == 0 {
             assert_eq!(reused, 0, "the first search of a game reuses nothing");
         } else {
@@ -446,7 +447,7 @@ fn go_ponder_waits_for_ponderhit_or_stop_even_at_mate() {
 fn ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree() {
     let mut e = bandwidth_engine(true);
     e.send("position startpos");
-    let (first, _) = go_reusing(&mut e, "go movetime 300", &Chess::default());
+    let (first, _) = go_reusing(&mut e, "go wtime 3000 btime 3000", &Chess::default());
     let mut moves = vec![first.best.clone(), ponder_of(&first)];
 
     // Ponder on the expected reply; the opponent plays it.
@@ -455,6 +456,13 @@ fn ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree() {
     e.send("go ponder wtime 1000 btime 1000");
     let lines = lines_without_bestmove(&mut e, WATCH);
     assert!(reused_in(&lines) > 0, "pondering on our ponder move reuses its subtree");
+    // The tree stays rooted before the expected reply, but the info lines are about our
+    // answers to it: the reply itself never leads a principal variation.
+    let expected = &moves[1];
+    for line in lines.iter().filter(|l| l.contains(" pv ")) {
+        let first = line.split(" pv ").nth(1).and_then(|pv| pv.split_whitespace().next());
+        assert!(first.is_some_and(|m| m != expected && parse_uci(&pos, m).is_some()), "{line}");
+    }
     e.send("ponderhit");
     let search = e.bestmove(&pos, TIMEOUT);
     assert!(search.elapsed < Duration::from_millis(1000), "bestmove {:?} after ponderhit", search.elapsed);

@@ -394,7 +394,7 @@ impl Engine {
         };
         let mut searcher = self.searcher.take().expect("no search is running, so the searcher is home");
         if let ActiveSearcher::Bandwidth(bandwidth) = &mut searcher {
-            let kept = job.limits.searchmoves.is_empty() && bandwidth.set_position(&job.root, &job.history);
+            let kept = bandwidth.prepare(&job);
             // The nodes below the root: a bare root carries nothing.
             let reused = if kept { bandwidth.nodes_in_tree().saturating_sub(1) } else { 0 };
             self.out.info_string(&format!("reused {reused} nodes"));
@@ -475,6 +475,13 @@ impl Engine {
     fn finish(&mut self, outcome: SearchOutcome) {
         let Some(running) = self.running.take() else { return };
         let _ = running.thread.join();
+        if let Some(ActiveSearcher::Bandwidth(bandwidth)) = &self.searcher {
+            let s = bandwidth.last_summary();
+            self.out.info_string(&format!(
+                "bandwidth: {} expansions, {} tips revalued, {} probe nodes, tip look-ahead {}",
+                s.expansions, s.refreshed, s.probe_nodes, s.look_ahead
+            ));
+        }
         self.out.report(&outcome.report, running.mode);
         self.out.best_move(outcome.best, outcome.ponder, running.mode);
         self.start_idle_thinking(outcome.best);

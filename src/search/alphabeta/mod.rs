@@ -158,28 +158,51 @@ impl AlphaBeta {
     }
 
     /// Values `pos` for its side to move outside a search, for another searcher's tips: a
-    /// quiescence search when `depth` is 0, else an alpha-beta search of that depth.
-    /// `history` holds the keys of the positions before `pos` (for repetitions); mate values
-    /// are relative to `pos`. `None` when `node_budget` nodes (see [`nodes`](Self::nodes))
-    /// did not suffice or the stop flag was set.
-    pub fn probe(&mut self, pos: &Chess, history: &[u64], depth: u32, node_budget: u64) -> Option<i32> {
+    /// quiescence search when `depth` is 0, else alpha-beta searches of depth 1 up to
+    /// `depth` (the shallow ones order the moves of the deep one). `history` holds the keys
+    /// of the positions before `pos` (for repetitions); mate values are relative to `pos`.
+    /// A value at or below `alpha`, or at or above `beta`, is a bound (fail-soft).
+    /// `None` when the stop flag was set or `clock`'s hard limit passed during the probe.
+    pub fn probe(
+        &mut self,
+        pos: &Chess,
+        history: &[u64],
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        clock: Option<&TimeManager>,
+    ) -> Option<i32> {
+        let (alpha, beta) = (alpha.max(-INFINITY), beta.min(INFINITY));
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
         self.has_result = true;
-        self.node_limit = node_budget.max(1);
-        self.time = None;
-        let value = if depth == 0 {
-            self.quiescence(pos, 0, -INFINITY, INFINITY)
-        } else {
-            self.keys.clear();
-            self.keys.extend_from_slice(history);
-            self.root_index = self.keys.len();
-            let key = key_of(pos);
-            self.keys.push(key);
-            self.negamax::<true>(pos, key, depth.min(MAX_DEPTH) as i32, 0, -INFINITY, INFINITY, true)
-        };
-        (!self.stopped).then_some(value)
+        self.node_limit = u64::MAX;
+        self.time = clock.cloned();
+        if depth == 0 {
+            let value = self.quiescence(pos, 0, alpha, beta);
+            return (!self.stopped).then_some(value);
+        }
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+        self.root_index = self.keys.len();
+        let key = key_of(pos);
+        self.keys.push(key);
+        let mut value = 0;
+        for d in 1..=depth.min(MAX_DEPTH) {
+            value = self.negamax::<true>(pos, key, d as i32, 0, alpha, beta, true);
+            if self.stopped {
+                return None;
+            }
+        }
+        Some(value)
+    }
+
+    /// The move the transposition table holds for `pos`, if any: after a probe of `pos`,
+    /// its best move.
+    pub fn table_move(&self, pos: &Chess) -> Option<Move> {
+        let hit = self.tt.probe(key_of(pos), 0)?;
+        decode(pos, hit.mv)
     }
 
     /// Stops the search when the stop flag is set, the node limit is reached or the hard

@@ -10,10 +10,11 @@ use crate::eval::evaluate;
 use crate::moves::{MoveCode, decode, encode};
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::movepick::{is_tactical, mvv_lva};
+use crate::search::time::TimeManager;
 use crate::search::{MATE, Signals, drawn_by_rule, mated_in};
 
-use super::game::{GameTree, Tip};
-use super::params::{PROBE_HASH_MB, PROBE_NODE_BUDGET};
+use super::game::{GameTree, Tip, Window};
+use super::params::{DEEPEST_TIP_PROBE, PROBE_HASH_MB};
 
 /// A position with its zobrist key.
 #[derive(Clone, Debug)]
@@ -44,12 +45,15 @@ impl ChessPos {
     }
 }
 
-/// A direct-mapped cache of tip estimates: the key's upper 48 bits and the 16-bit value
-/// packed in one word. Shares transpositions between the tips of the tree, which is a tree,
-/// not a graph.
+/// A direct-mapped cache of exact tip estimates: the key's upper 40 bits, the look-ahead
+/// and the 16-bit value packed in one word. Shares transpositions between the tips of the
+/// tree, which is a tree, not a graph.
 struct TipCache {
     entries: Vec<u64>,
 }
+
+/// The bits of an entry that hold the key.
+const CACHE_KEY_MASK: u64 = !0xFF_FFFF;
 
 impl TipCache {
     fn new(bytes: usize) -> Result<TipCache, String> {
@@ -68,15 +72,18 @@ impl TipCache {
         key as usize & (self.entries.len() - 1)
     }
 
-    fn get(&self, key: u64) -> Option<i32> {
+    /// The cached value of the position with `key`, if it looked at least `depth` ahead.
+    fn get(&self, key: u64, depth: u32) -> Option<i32> {
         let entry = self.entries[self.slot(key)];
-        (entry != 0 && entry >> 16 == key >> 16).then_some(entry as u16 as i16 as i32)
+        let hit = entry != 0 && entry & CACHE_KEY_MASK == key & CACHE_KEY_MASK && (entry >> 16) as u8 as u32 >= depth;
+        hit.then_some(entry as u16 as i16 as i32)
     }
 
-    fn put(&mut self, key: u64, value: i32) {
+    fn put(&mut self, key: u64, depth: u32, value: i32) {
         let slot = self.slot(key);
         let value = value.clamp(-MATE, MATE) as i16 as u16 as u64;
-        self.entries[slot] = (key & !0xFFFF) | value;
+        let depth = depth.min(u8::MAX as u32) as u64;
+        self.entries[slot] = (key & CACHE_KEY_MASK) | depth << 16 | value;
     }
 
     fn clear(&mut self) {
@@ -88,7 +95,8 @@ impl TipCache {
 pub struct ChessTree {
     prober: Box<AlphaBeta>,
     cache: TipCache,
-    probe_depth: u32,
+    /// The clock of the running search: probes end at its hard limit.
+    clock: Option<TimeManager>,
     /// Keys of the game's positions before the root, then of the entered path.
     keys: Vec<u64>,
     /// Index of the root's key in `keys`, once entered.
@@ -99,21 +107,24 @@ pub struct ChessTree {
 }
 
 impl ChessTree {
-    /// A chess game with a tip cache of `cache_bytes` and probes of `probe_depth` plies
-    /// (0: quiescence).
-    pub fn new(cache_bytes: usize, probe_depth: u32) -> Result<ChessTree, String> {
-        // The prober's own signals: a probe ends by its node budget, and the bandwidth
-        // search polls the real stop flag between tips.
-        let prober = AlphaBeta::new(PROBE_HASH_MB, Arc::new(Signals::default()))?;
+    /// A chess game with a tip cache of `cache_bytes`, whose probes end when `signals`
+    /// asks the search to stop.
+    pub fn new(cache_bytes: usize, signals: Arc<Signals>) -> Result<ChessTree, String> {
+        let prober = AlphaBeta::new(PROBE_HASH_MB, signals)?;
         Ok(ChessTree {
             prober: Box::new(prober),
             cache: TipCache::new(cache_bytes)?,
-            probe_depth,
+            clock: None,
             keys: Vec::with_capacity(1024),
             root_index: 0,
             probe_nodes: 0,
             scratch: Vec::with_capacity(256),
         })
+    }
+
+    /// Probes end at the hard limit of `clock` (none: only at the stop signal).
+    pub fn set_clock(&mut self, clock: Option<TimeManager>) {
+        self.clock = clock;
     }
 
     /// Sets the keys of the game's positions before the root, oldest first.
@@ -126,14 +137,6 @@ impl ChessTree {
     /// The keys of the positions before the root.
     pub fn history(&self) -> &[u64] {
         &self.keys[..self.root_index]
-    }
-
-    /// Changes the probe depth (cached estimates of the old depth are forgotten).
-    pub fn set_probe_depth(&mut self, depth: u32) {
-        if depth != self.probe_depth {
-            self.probe_depth = depth;
-            self.cache.clear();
-        }
     }
 
     /// Forgets cached estimates and the prober's tables.
@@ -155,18 +158,24 @@ impl ChessTree {
         drawn_by_rule(&pos.pos, pos.key, &self.keys, self.root_index)
     }
 
-    /// The estimate of a position the game goes on from.
-    fn estimate(&mut self, pos: &ChessPos) -> i32 {
-        if let Some(value) = self.cache.get(pos.key) {
-            return value;
+    /// The estimate of a position the game goes on from, looking `depth` plies ahead; a
+    /// value outside `window` may be a bound. A stopped probe gives the static evaluation,
+    /// which the search then throws away with its expansion.
+    fn estimate(&mut self, pos: &ChessPos, depth: u32, window: Window) -> Tip {
+        if let Some(value) = self.cache.get(pos.key, depth) {
+            return Tip::estimate_at(value, depth);
         }
-        let value = self
-            .prober
-            .probe(&pos.pos, &self.keys, self.probe_depth, PROBE_NODE_BUDGET)
-            .unwrap_or_else(|| evaluate(&pos.pos));
+        let probe = self.prober.probe(&pos.pos, &self.keys, depth, window.alpha, window.beta, self.clock.as_ref());
         self.probe_nodes += self.prober.nodes();
-        self.cache.put(pos.key, value);
-        value.clamp(-MATE, MATE)
+        let Some(value) = probe else {
+            return Tip::estimate_at(evaluate(&pos.pos), 0);
+        };
+        let value = value.clamp(-MATE, MATE);
+        if value <= window.alpha || value >= window.beta {
+            return Tip::bound_at(value, depth);
+        }
+        self.cache.put(pos.key, depth, value);
+        Tip::estimate_at(value, depth)
     }
 }
 
@@ -174,11 +183,22 @@ impl GameTree for ChessTree {
     type Pos = ChessPos;
     type Move = Move;
 
-    /// Captures and promotions by MVV-LVA first, then the quiet moves as generated.
+    /// The prober's best move for the position first (after a probe of it: the expected
+    /// refutation), then captures and promotions by MVV-LVA, then the quiet moves as
+    /// generated.
     fn moves(&mut self, pos: &ChessPos, out: &mut Vec<Move>) {
+        let hint = self.prober.table_move(&pos.pos);
         self.scratch.clear();
-        self.scratch
-            .extend(pos.pos.legal_moves().into_iter().map(|m| (if is_tactical(m) { mvv_lva(m) } else { 0 }, m)));
+        self.scratch.extend(pos.pos.legal_moves().into_iter().map(|m| {
+            let score = if Some(m) == hint {
+                i32::MAX
+            } else if is_tactical(m) {
+                mvv_lva(m)
+            } else {
+                0
+            };
+            (score, m)
+        }));
         self.scratch.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         out.extend(self.scratch.iter().map(|&(_, m)| m));
     }
@@ -203,14 +223,18 @@ impl GameTree for ChessTree {
         self.keys.pop();
     }
 
-    fn evaluate(&mut self, pos: &ChessPos, ply: usize) -> Tip {
+    fn evaluate(&mut self, pos: &ChessPos, ply: usize, depth: u32, window: Window) -> Tip {
         if ply > 0 && self.is_draw(pos) {
             return Tip::terminal(0);
         }
         if pos.pos.legal_moves().is_empty() {
             return Tip::terminal(if pos.pos.is_check() { mated_in(0) } else { 0 });
         }
-        Tip::estimate(self.estimate(pos))
+        self.estimate(pos, depth.min(DEEPEST_TIP_PROBE), window)
+    }
+
+    fn deepest_estimate(&self) -> u32 {
+        DEEPEST_TIP_PROBE
     }
 }
 
@@ -220,7 +244,7 @@ mod tests {
     use crate::moves::parse_uci;
 
     fn tree() -> ChessTree {
-        let mut tree = ChessTree::new(1 << 16, 0).unwrap();
+        let mut tree = ChessTree::new(1 << 16, Arc::new(Signals::default())).unwrap();
         tree.set_history(&[]);
         tree
     }
@@ -240,16 +264,32 @@ mod tests {
     }
 
     #[test]
+    fn estimates_outside_the_window_are_bounds() {
+        let mut game = tree();
+        let pos = ChessPos::new(Chess::default());
+        game.enter(&pos);
+        let exact = game.evaluate(&pos, 1, 2, Window::FULL);
+        assert_eq!((exact.depth, exact.bound), (2, false));
+        let mut fresh = tree();
+        fresh.enter(&pos);
+        let above = fresh.evaluate(&pos, 1, 2, Window { alpha: exact.value + 50, beta: exact.value + 51 });
+        assert!(above.bound);
+        assert!(above.value <= exact.value + 50);
+    }
+
+    #[test]
     fn a_repetition_after_the_root_is_a_draw_one_of_the_root_is_not() {
         let root = ChessPos::new(Chess::default());
         let mut game = tree();
         let back_to_root = walk(&mut game, &root, &["g1f3", "g8f6", "f3g1", "f6g8"]);
-        assert_eq!(game.evaluate(&back_to_root, 4), Tip::estimate(game.estimate(&back_to_root)));
+        let estimate = game.estimate(&back_to_root, 1, Window::FULL);
+        assert!(!estimate.terminal);
+        assert_eq!(game.evaluate(&back_to_root, 4, 1, Window::FULL), estimate);
 
         let mut game = tree();
         let cycle = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3"];
         let again = walk(&mut game, &root, &cycle);
-        assert_eq!(game.evaluate(&again, 5), Tip::terminal(0));
+        assert_eq!(game.evaluate(&again, 5, 1, Window::FULL), Tip::terminal(0));
     }
 
     #[test]
@@ -261,25 +301,27 @@ mod tests {
             .into_position(shakmaty::CastlingMode::Standard)
             .unwrap();
         let pos = ChessPos::new(fifty);
-        assert!(!game.evaluate(&pos, 0).terminal);
-        assert_eq!(game.evaluate(&pos, 1), Tip::terminal(0));
+        assert!(!game.evaluate(&pos, 0, 0, Window::FULL).terminal);
+        assert_eq!(game.evaluate(&pos, 1, 0, Window::FULL), Tip::terminal(0));
 
         let mated: Chess = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"
             .parse::<shakmaty::fen::Fen>()
             .unwrap()
             .into_position(shakmaty::CastlingMode::Standard)
             .unwrap();
-        assert_eq!(game.evaluate(&ChessPos::new(mated), 0), Tip::terminal(mated_in(0)));
+        assert_eq!(game.evaluate(&ChessPos::new(mated), 0, 0, Window::FULL), Tip::terminal(mated_in(0)));
     }
 
     #[test]
-    fn tip_cache_keeps_values_by_key() {
+    fn tip_cache_keeps_values_by_key_and_look_ahead() {
         let mut cache = TipCache::new(1 << 12).unwrap();
         assert_eq!(cache.entries.len(), 512);
-        cache.put(0xABCD_0000_1234_5678, -250);
-        assert_eq!(cache.get(0xABCD_0000_1234_5678), Some(-250));
-        assert_eq!(cache.get(0xABCE_0000_1234_5678), None);
+        cache.put(0xABCD_0000_1234_5678, 3, -250);
+        assert_eq!(cache.get(0xABCD_0000_1234_5678, 3), Some(-250));
+        assert_eq!(cache.get(0xABCD_0000_1234_5678, 2), Some(-250));
+        assert_eq!(cache.get(0xABCD_0000_1234_5678, 4), None);
+        assert_eq!(cache.get(0xABCE_0000_1234_5678, 1), None);
         cache.clear();
-        assert_eq!(cache.get(0xABCD_0000_1234_5678), None);
+        assert_eq!(cache.get(0xABCD_0000_1234_5678, 0), None);
     }
 }

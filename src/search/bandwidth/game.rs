@@ -3,6 +3,9 @@
 
 use crate::moves::MoveCode;
 
+/// The deepest look-ahead a tip records.
+pub const MAX_TIP_DEPTH: u32 = 127;
+
 /// What a freshly created node is worth, from its side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tip {
@@ -11,18 +14,49 @@ pub struct Tip {
     /// The game is over here (mate, stalemate, draw by rule, a leaf of a finite tree):
     /// `value` is exact and the node is never expanded.
     pub terminal: bool,
+    /// How deep the game looked to make the estimate (see
+    /// [`GameTree::deepest_estimate`]); 0 for a terminal.
+    pub depth: u8,
+    /// The value is only a bound: it fell outside the window the estimate was asked for.
+    pub bound: bool,
 }
 
 impl Tip {
     /// An estimate of a position the game goes on from.
     pub fn estimate(value: i32) -> Tip {
-        Tip { value, terminal: false }
+        Tip { value, terminal: false, depth: 0, bound: false }
+    }
+
+    /// An estimate that looked `depth` plies ahead.
+    pub fn estimate_at(value: i32, depth: u32) -> Tip {
+        Tip { value, terminal: false, depth: depth.min(MAX_TIP_DEPTH) as u8, bound: false }
+    }
+
+    /// A bound from an estimate that looked `depth` plies ahead.
+    pub fn bound_at(value: i32, depth: u32) -> Tip {
+        Tip { bound: true, ..Tip::estimate_at(value, depth) }
     }
 
     /// The exact value of a finished game.
     pub fn terminal(value: i32) -> Tip {
-        Tip { value, terminal: true }
+        Tip { value, terminal: true, depth: 0, bound: false }
     }
+}
+
+/// The values a caller of [`GameTree::evaluate`] needs told apart, from the side to move at
+/// the evaluated node: an estimate at or below `alpha`, or at or above `beta`, may be a
+/// bound in that direction (the caller only learns which side of the window it lies on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// Values at or below this need not be exact.
+    pub alpha: i32,
+    /// Values at or above this need not be exact.
+    pub beta: i32,
+}
+
+impl Window {
+    /// Every value exact.
+    pub const FULL: Window = Window { alpha: i32::MIN / 2, beta: i32::MAX / 2 };
 }
 
 /// A two-player zero-sum game as the bandwidth search sees it. The search stores only move
@@ -57,8 +91,17 @@ pub trait GameTree {
     /// The last entered position leaves the current line.
     fn leave(&mut self);
 
-    /// Values a node `ply` plies below the root, whose ancestors have been entered. At the
-    /// root (`ply` 0) the game is only over when there is no legal move: draw rules there
-    /// are the arbiter's business, and the search must still name a move.
-    fn evaluate(&mut self, pos: &Self::Pos, ply: usize) -> Tip;
+    /// Values a node `ply` plies below the root, whose ancestors have been entered, looking
+    /// `depth` plies ahead (at most [`deepest_estimate`](GameTree::deepest_estimate)); an
+    /// estimate outside `window` may be a bound, and says so, so that the search values
+    /// the node again before relying on it.
+    /// At the root (`ply` 0) the game is only over when there is no legal move: draw rules
+    /// there are the arbiter's business, and the search must still name a move.
+    fn evaluate(&mut self, pos: &Self::Pos, ply: usize, depth: u32, window: Window) -> Tip;
+
+    /// The deepest look-ahead [`evaluate`](GameTree::evaluate) offers. The search deepens
+    /// its estimates up to it as it goes (0: estimates do not deepen).
+    fn deepest_estimate(&self) -> u32 {
+        0
+    }
 }

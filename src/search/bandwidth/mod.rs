@@ -3,8 +3,8 @@
 //!
 //! A best-first search over an explicit tree: select a tip along the best in-band sons,
 //! double-expand it (two plies, with an alpha-beta cutoff whose alpha is lowered by the
-//! band B), value the new tips by quiescence, back the values up and leave every son more
-//! than B below its best brother (from the side choosing there) out of the search. The
+//! band B), value the new tips by alpha-beta probes, back the values up and leave every son
+//! more than B below its best brother (from the side choosing there) out of the search. The
 //! tree persists between moves: the engine re-roots it on `position` and may keep
 //! expanding it while idle.
 //!
@@ -20,7 +20,13 @@
 //! Departures from the design note, each explained where it is implemented: out-of-band
 //! sons keep their subtrees until memory runs short (collapse is deferred, not skipped);
 //! a proven mate blocks nothing by itself, only exhaustion does, so a longer mate found
-//! first is shortened within a mate-distance horizon.
+//! first is shortened within a mate-distance horizon. And the tip probes deepen as the
+//! search goes (the design's Korf-Chickering hybrid and Scorpio's frozen-tree deepening,
+//! made the normal course): every few expansions new tips look a ply further, a selected
+//! tip with a shallower estimate (or a bound) is valued again instead of being expanded,
+//! and after each deepening the root's unexpanded sons are asked again whether they reach
+//! the band. Estimates are only exact inside the window the band needs: a reply that cuts
+//! its father, or one out of the band, is a bound, valued again if the band reaches it.
 
 pub mod chess;
 pub mod game;
@@ -49,6 +55,10 @@ use tree::Tree;
 pub struct SearchSummary {
     /// Expansions made by the search.
     pub expansions: u64,
+    /// Tips the search valued again with a deeper look-ahead.
+    pub refreshed: u64,
+    /// The look-ahead of tip estimates when the search ended.
+    pub look_ahead: u32,
     /// Nodes searched by tip probes (quiescence) during the search.
     pub probe_nodes: u64,
     /// Nodes the tree kept from before the search (0 for a fresh tree).
@@ -64,14 +74,24 @@ pub struct Bandwidth {
     memory_mb: usize,
     idle_nodes: u64,
     summary: SearchSummary,
+    /// While pondering the design's way: the expected reply, a son of the root, whose
+    /// subtree the search reports.
+    ponder_on: Option<MoveCode>,
 }
 
 impl Bandwidth {
     /// A searcher whose tree and tip cache share `memory_mb` megabytes (the tip cache gets
     /// one eighth), listening to `signals`, rooted at the start position.
     pub fn new(memory_mb: usize, params: BandwidthParams, signals: Arc<Signals>) -> Result<Bandwidth, String> {
-        let searcher = build_searcher(memory_mb, params, ChessPos::new(Chess::default()), &[])?;
-        Ok(Bandwidth { signals, searcher, memory_mb, idle_nodes: 0, summary: SearchSummary::default() })
+        let searcher = build_searcher(memory_mb, params, ChessPos::new(Chess::default()), &[], signals.clone())?;
+        Ok(Bandwidth {
+            signals,
+            searcher,
+            memory_mb,
+            idle_nodes: 0,
+            summary: SearchSummary::default(),
+            ponder_on: None,
+        })
     }
 
     /// The settings.
@@ -89,7 +109,7 @@ impl Bandwidth {
             return self.rebuild(self.memory_mb, params);
         }
         self.searcher.set_params(params);
-        self.searcher.game_mut().set_probe_depth(params.tip_probe_depth);
+        self.searcher.restart_deepening();
         let root = self.searcher.root_pos().clone();
         self.searcher.reset(root);
         Ok(())
@@ -104,7 +124,7 @@ impl Bandwidth {
     fn rebuild(&mut self, memory_mb: usize, params: BandwidthParams) -> Result<(), String> {
         let root = self.searcher.root_pos().clone();
         let history = self.searcher.game().history().to_vec();
-        self.searcher = build_searcher(memory_mb, params, root, &history)?;
+        self.searcher = build_searcher(memory_mb, params, root, &history, self.signals.clone())?;
         self.memory_mb = memory_mb;
         Ok(())
     }
@@ -115,6 +135,7 @@ impl Bandwidth {
         game.clear();
         game.set_history(&[]);
         self.searcher.reset(ChessPos::new(Chess::default()));
+        self.searcher.restart_deepening();
         self.idle_nodes = 0;
     }
 
@@ -183,6 +204,58 @@ impl Bandwidth {
         false
     }
 
+    /// Roots the tree for `job` and says whether it kept a subtree. A `go ponder` job whose
+    /// last move (the expected reply) can be reached in the tree roots it before that move
+    /// instead, as the design wants: the opponent's other replies keep growing too, and a
+    /// miss onto one of them still reuses its subtree. `searchmoves` gives a fresh tree
+    /// whose root has only those sons. Calling it again for the same job changes nothing.
+    pub fn prepare(&mut self, job: &SearchJob) -> bool {
+        self.ponder_on = None;
+        if !job.limits.searchmoves.is_empty() {
+            let codes: Vec<MoveCode> = job.limits.searchmoves.iter().map(|&m| encode(m)).collect();
+            self.searcher.game_mut().set_history(&job.history);
+            self.searcher.reset_restricted(ChessPos::new(job.root.clone()), &codes);
+            return false;
+        }
+        if job.limits.ponder
+            && let Some((parent, history, reply)) = self.parent_of(&job.root, &job.history)
+        {
+            let kept = self.set_position(&parent.pos, &history);
+            let tree = self.searcher.tree();
+            // A reply dropped for good (strict Harris) cannot be pondered on in the tree.
+            let dropped = tree.child_by_move(tree.root(), reply).is_some_and(|c| tree.node(c).has(tree::DROPPED));
+            if !dropped {
+                self.ponder_on = Some(reply);
+                return kept;
+            }
+        }
+        self.set_position(&job.root, &job.history)
+    }
+
+    /// The position before the last move of the game that leads to `target` (after the
+    /// earlier positions `history`), that position's own history and the move, when that
+    /// position is the tree's root or lies in the tree.
+    fn parent_of(&self, target: &Chess, history: &[u64]) -> Option<(ChessPos, Vec<u64>, MoveCode)> {
+        let (&parent_key, parent_history) = history.split_last()?;
+        let target = ChessPos::new(target.clone());
+        let root = self.searcher.root_pos();
+        let parent = if parent_history == self.searcher.game().history() && parent_key == root.key {
+            root.clone()
+        } else {
+            let codes = self.path_to(&target, history)?;
+            let mut pos = root.clone();
+            for &code in &codes[..codes.len().checked_sub(1)?] {
+                pos = pos.play(decode(&pos.pos, code)?);
+            }
+            pos
+        };
+        let reply = parent.pos.legal_moves().into_iter().find(|&m| {
+            let next = parent.play(m);
+            next.key == target.key && next.pos == target.pos
+        })?;
+        Some((parent, parent_history.to_vec(), encode(reply)))
+    }
+
     /// The moves from the tree's root to `target`, found by matching `history` (which must
     /// extend the tree's history through its root) against the keys of the tree's sons.
     fn path_to(&self, target: &ChessPos, history: &[u64]) -> Option<Vec<MoveCode>> {
@@ -220,7 +293,7 @@ impl Bandwidth {
     pub fn think_until(&mut self, stop: impl Fn() -> bool) -> u64 {
         let created = self.searcher.stats().created;
         while !stop() {
-            if self.searcher.step(&mut || stop()) != Step::Expanded {
+            if !matches!(self.searcher.step(&mut || stop()), Step::Expanded | Step::Refreshed) {
                 break;
             }
         }
@@ -233,16 +306,10 @@ impl Bandwidth {
     pub fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
         let start = Instant::now();
         let limits = &job.limits;
-        let reused = if limits.searchmoves.is_empty() {
-            self.set_position(&job.root, &job.history)
-        } else {
-            let codes: Vec<MoveCode> = limits.searchmoves.iter().map(|&m| encode(m)).collect();
-            self.searcher.game_mut().set_history(&job.history);
-            self.searcher.reset_restricted(ChessPos::new(job.root.clone()), &codes);
-            false
-        };
+        let reused = self.prepare(job);
         let stats = *self.searcher.stats();
         let probe_nodes = self.searcher.game().probe_nodes();
+        let work_before = self.work();
         self.summary = SearchSummary {
             reused_nodes: if reused { self.nodes_in_tree() } else { 0 },
             idle_nodes: std::mem::take(&mut self.idle_nodes),
@@ -254,19 +321,38 @@ impl Bandwidth {
         let signals = self.signals.clone();
         let mut last_report = start;
         let mut reported = (self.searcher.root().pvlen(), self.best_code());
-        let mut expansions = 0u64;
+        let mut steps = 0u64;
+        self.searcher.game_mut().set_clock(time.is_timed().then(|| time.clone()));
 
         loop {
+            if let Some(reply) = self.ponder_on
+                && !signals.is_pondering()
+                && !signals.stop_requested()
+            {
+                // ponderhit: the expected reply was played; its subtree becomes the tree.
+                self.ponder_on = None;
+                let root = self.searcher.root_pos().pos.clone();
+                if let Some(m) = decode(&root, reply) {
+                    self.advance(&[m]);
+                }
+                self.searcher.clear_deepest();
+                reported = (self.searcher.root().pvlen(), self.best_code());
+            }
             let has_move = !self.searcher.root().is_tip();
-            if has_move {
-                let created = self.searcher.stats().created - stats.created;
-                if signals.stop_requested() || created >= node_limit || self.reached_goal(job) {
+            if self.ponder_on.is_some() {
+                // Only a stop (or a node limit, which the engine holds) ends pondering.
+                if signals.stop_requested() || self.work() - work_before >= node_limit {
                     break;
                 }
-                if time.hard_expired(&signals) || (time.soft_expired(&signals) && !self.uncertain()) {
+            } else if has_move {
+                if signals.stop_requested() || self.work() - work_before >= node_limit || self.reached_goal(job) {
                     break;
                 }
-                if time.is_timed() && !signals.is_pondering() && self.decided(expansions) {
+                let settled = !self.uncertain() && self.line_to_keep();
+                if time.hard_expired(&signals) || (time.soft_expired(&signals) && settled) {
+                    break;
+                }
+                if time.is_timed() && !signals.is_pondering() && self.decided(steps) {
                     break;
                 }
             }
@@ -274,7 +360,7 @@ impl Bandwidth {
             // outlast a short clock. Without a move then, `fallback_move` picks one.
             let mut abort = || signals.stop_requested() || time.hard_expired(&signals);
             match self.searcher.step(&mut abort) {
-                Step::Expanded => expansions += 1,
+                Step::Expanded | Step::Refreshed => steps += 1,
                 Step::Aborted | Step::Done | Step::Frozen => break,
             }
             let now = Instant::now();
@@ -283,21 +369,32 @@ impl Bandwidth {
             if since >= Duration::from_millis(REPORT_INTERVAL_MS)
                 || (current != reported && since >= Duration::from_millis(REPORT_MIN_GAP_MS))
             {
-                reporter.report(Progress::Iteration(self.report(job, stats.created, start)));
+                reporter.report(Progress::Iteration(self.report(job, work_before, start)));
                 last_report = now;
                 reported = current;
             }
         }
 
+        self.searcher.game_mut().set_clock(None);
         self.summary.expansions = self.searcher.stats().expansions - stats.expansions;
+        self.summary.refreshed = self.searcher.stats().refreshed - stats.refreshed;
+        self.summary.look_ahead = self.searcher.probe_depth();
         self.summary.probe_nodes = self.searcher.game().probe_nodes() - probe_nodes;
-        let mut report = self.report(job, stats.created, start);
+        // Stopped while still pondering, the report is the best answer to the expected reply.
+        let mut report = self.report(job, work_before, start);
+        self.ponder_on = None;
         if report.pv.is_empty()
             && let Some(m) = fallback_move(&job.root)
         {
             report.pv.push(m);
         }
         SearchOutcome { best: report.pv.first().copied(), ponder: report.pv.get(1).copied(), report }
+    }
+
+    /// Every position the searcher has visited: the tree's new nodes and the probes' nodes.
+    /// Info lines report it as `nodes`, and `go nodes` limits it.
+    fn work(&self) -> u64 {
+        self.searcher.stats().created + self.searcher.game().probe_nodes()
     }
 
     /// The move code of the root's best son (by key), if any.
@@ -322,10 +419,18 @@ impl Bandwidth {
         !self.searcher.is_finished() && self.searcher.root_lead().is_some_and(|(_, lead)| lead < margin)
     }
 
+    /// True when the principal line reaches below the expected reply (or the outcome is
+    /// decided): the tree then keeps a subtree for the position after the reply, to ponder
+    /// on and to reuse. A search that ends at the soft budget waits for this until the hard
+    /// limit.
+    fn line_to_keep(&self) -> bool {
+        self.searcher.root().pvlen() >= KEPT_LINE_PLIES || self.searcher.is_proven() || self.searcher.is_finished()
+    }
+
     /// True when a timed search may stop at once: the outcome is proven and cannot get
     /// better, there is one legal move, or a best son is clearly better than the runner-up
-    /// over a large subtree (checked every few expansions).
-    fn decided(&self, expansions: u64) -> bool {
+    /// over a large subtree (checked every few steps).
+    fn decided(&self, steps: u64) -> bool {
         let root = self.searcher.root();
         // A proven win may still hide a faster mate: stop early only on a mate in one (or
         // once nothing is left to search); a proven draw or loss cannot improve.
@@ -334,7 +439,7 @@ impl Bandwidth {
         if (self.searcher.is_proven() && shortest) || root.n_children() == 1 {
             return true;
         }
-        if !expansions.is_multiple_of(CLEAR_LEAD_CHECK_INTERVAL) {
+        if !steps.is_multiple_of(CLEAR_LEAD_CHECK_INTERVAL) {
             return false;
         }
         let lead_needed = CLEAR_LEAD_BANDS * self.params().band.min(MAX_BAND);
@@ -344,11 +449,19 @@ impl Bandwidth {
     }
 
     /// The report of the search so far.
-    fn report(&self, job: &SearchJob, created_before: u64, start: Instant) -> Report {
-        let root = self.searcher.root();
+    fn report(&self, job: &SearchJob, work_before: u64, start: Instant) -> Report {
+        let tree = self.searcher.tree();
+        // While pondering the design's way, the tree is rooted before the expected reply,
+        // and the report is about the reply's subtree, the reply left out.
+        let pondered = self.ponder_on.map(|reply| tree.child_by_move(tree.root(), reply));
+        let (root, line, value) = match pondered {
+            Some(Some(id)) => (tree.node(id), self.searcher.line_below(id), tree.node(id).value()),
+            Some(None) => (tree.node(tree.root()), Vec::new(), 0),
+            None => (self.searcher.root(), self.searcher.principal_line(), self.searcher.root_value()),
+        };
         let mut pos = job.root.clone();
         let mut pv = Vec::new();
-        for code in self.searcher.principal_line() {
+        for code in line {
             let Some(m) = decode(&pos, code) else { break };
             pos.play_unchecked(m);
             pv.push(m);
@@ -356,15 +469,15 @@ impl Bandwidth {
         let value = if root.is_tip() && job.root.legal_moves().is_empty() {
             if job.root.is_check() { mated_in(0) } else { 0 }
         } else {
-            self.searcher.root_value()
+            value
         };
-        let depth = root.pvlen() as u32;
+        let depth = if pondered == Some(None) { 0 } else { root.pvlen() as u32 };
         Report {
             depth,
-            seldepth: (self.searcher.deepest() as u32).max(depth),
+            seldepth: (self.searcher.deepest().saturating_sub(usize::from(self.ponder_on.is_some())) as u32).max(depth),
             score: Score::from_value(value),
             bound: Bound::Exact,
-            nodes: self.searcher.stats().created - created_before,
+            nodes: self.work() - work_before,
             elapsed: start.elapsed(),
             hashfull: self.searcher.tree().hashfull(),
             pv,
@@ -388,8 +501,9 @@ fn build_searcher(
     params: BandwidthParams,
     root: ChessPos,
     history: &[u64],
+    signals: Arc<Signals>,
 ) -> Result<Searcher<ChessTree>, String> {
-    let mut game = ChessTree::new(tip_cache_bytes(memory_mb), params.tip_probe_depth)?;
+    let mut game = ChessTree::new(tip_cache_bytes(memory_mb), signals)?;
     game.set_history(history);
     Searcher::new(game, root, params, params.node_cap_for(memory_mb))
 }

@@ -3,7 +3,7 @@
 
 /// Default band width B = e + d in centipawns: sons more than this below their best
 /// brother (from the chooser's view) are out of the band and are not expanded.
-pub const DEFAULT_BAND: i32 = 100;
+pub const DEFAULT_BAND: i32 = 30;
 /// A band at least this wide never drops anything: pure best-first minimax.
 pub const MAX_BAND: i32 = 2000;
 
@@ -17,9 +17,13 @@ pub const MAX_DEPTH_PENALTY: i32 = 100;
 pub const DEFAULT_TIP_PROBE_DEPTH: u32 = 1;
 /// The deepest tip probe accepted: probes run for every created node, so they must be cheap.
 pub const MAX_TIP_PROBE_DEPTH: u32 = 3;
-/// Node budget of one tip probe; a probe that exceeds it falls back to the static evaluation.
-pub const PROBE_NODE_BUDGET: u64 = 20_000;
-/// Transposition table of the tip prober, in MB (used by probes deeper than quiescence).
+/// Default number of expansions after which the look-ahead of new tip estimates grows by
+/// one ply (the base is `TipProbeDepth`, restored at every search): best-first on top,
+/// alpha-beta below, as in Korf and Chickering's hybrid.
+pub const DEFAULT_DEEPEN_EVERY: u64 = 4;
+/// The deepest tip probe the search deepens to.
+pub const DEEPEST_TIP_PROBE: u32 = 64;
+/// Transposition table of the tip prober, in MB.
 pub const PROBE_HASH_MB: usize = 4;
 
 /// By default out-of-band sons stay in the tree and return when the band moves back
@@ -51,13 +55,17 @@ pub const MAX_TREE_DEPTH: usize = 120;
 pub const CLEAR_LEAD_BANDS: i32 = 2;
 /// ...and its subtree holds at least this many nodes (B*'s "clearly better").
 pub const CLEAR_LEAD_MIN_NODES: usize = 100_000;
-/// Expansions between two checks of the clear-lead rule (it walks a subtree).
+/// Search steps between two checks of the clear-lead rule (it walks a subtree).
 pub const CLEAR_LEAD_CHECK_INTERVAL: u64 = 64;
 /// After the soft budget, keep searching towards the hard limit while the runner-up is
 /// within this share of the band (per cent): Harris's uncertainty zone, narrowed so that a
 /// quiet position does not spend the hard limit on every move.
 pub const UNCERTAINTY_BAND_PERCENT: i32 = 25;
 
+/// After the soft budget, keep searching towards the hard limit while the principal line
+/// is shorter than this: our move, the expected reply and one more ply, so that the reply's
+/// node has sons when the game goes on along it.
+pub const KEPT_LINE_PLIES: usize = 3;
 /// Progress is reported at least this often (ms) while the search runs...
 pub const REPORT_INTERVAL_MS: u64 = 1000;
 /// ...and when the depth or the best move changes, but not more often than this (ms).
@@ -77,6 +85,8 @@ pub struct BandwidthParams {
     pub tip_probe_depth: u32,
     /// Harris's irreversible drop instead of collapse mode.
     pub strict_harris: bool,
+    /// Expansions between two deepenings of the tip look-ahead (`u64::MAX`: never).
+    pub deepen_every: u64,
     /// The node cap of the tree; `None` derives it from the memory budget.
     pub node_cap: Option<usize>,
 }
@@ -88,6 +98,7 @@ impl Default for BandwidthParams {
             depth_penalty: DEFAULT_DEPTH_PENALTY,
             tip_probe_depth: DEFAULT_TIP_PROBE_DEPTH,
             strict_harris: DEFAULT_STRICT_HARRIS,
+            deepen_every: DEFAULT_DEEPEN_EVERY,
             node_cap: None,
         }
     }

@@ -5,7 +5,7 @@
 use crate::moves::{MoveCode, NO_MOVE};
 use crate::search::{MATE, MATE_BOUND};
 
-use super::game::GameTree;
+use super::game::{GameTree, Window};
 use super::params::*;
 use super::tree::{COLLAPSED, CUT, DROPPED, EXHAUSTED, HORIZON, Node, NodeId, PROVEN, TERMINAL, Tree};
 
@@ -20,6 +20,9 @@ const SHORTEST_PROOF_PLIES: i32 = 3;
 pub enum Step {
     /// A tip was expanded and the values backed up.
     Expanded,
+    /// A tip valued by a shallower look-ahead than the search now uses was valued again
+    /// and the values backed up.
+    Refreshed,
     /// The abort callback fired during an expansion, which was undone.
     Aborted,
     /// Nothing is left to expand: the root is terminal or exhausted.
@@ -37,6 +40,8 @@ pub struct Stats {
     pub created: u64,
     /// Expansions undone by the abort callback.
     pub aborted: u64,
+    /// Tips valued again with a deeper look-ahead.
+    pub refreshed: u64,
     /// Compactions of the arena.
     pub compactions: u64,
     /// Nodes freed by collapsing subtrees for memory.
@@ -77,6 +82,14 @@ pub struct Searcher<G: GameTree> {
     stats: Stats,
     /// Deepest tip created, in plies below the current root.
     deepest: usize,
+    /// How far ahead the game looks for new estimates now: raised every
+    /// `deepen_every` expansions, and when the tree is frozen.
+    probe_depth: u32,
+    /// Expansions since `probe_depth` was last raised.
+    since_deepening: u64,
+    /// The root son from which the sweep after the last deepening goes on, if it has not
+    /// reached the last son yet.
+    sweep: Option<usize>,
     // Scratch, kept to avoid allocating per expansion.
     path: Vec<NodeId>,
     path_pos: Vec<G::Pos>,
@@ -111,18 +124,82 @@ impl<G: GameTree> Searcher<G> {
             root_moves: Vec::new(),
             stats: Stats::default(),
             deepest: 0,
+            probe_depth: 0,
+            since_deepening: 0,
+            sweep: None,
             path: Vec::new(),
             path_pos: Vec::new(),
             moves: Vec::new(),
             son_pos: Vec::new(),
         };
         searcher.reset(root);
+        searcher.restart_deepening();
         Ok(searcher)
     }
 
-    /// Starts a fresh tree at `root` (the game's history must already be set for it).
+    /// Sets the look-ahead of new estimates back to the base depth (`TipProbeDepth`), as
+    /// for a new game.
+    pub fn restart_deepening(&mut self) {
+        self.probe_depth = self.base_depth();
+        self.since_deepening = 0;
+        self.sweep = None;
+    }
+
+    fn base_depth(&self) -> u32 {
+        self.params.tip_probe_depth.min(self.game.deepest_estimate())
+    }
+
+    /// Takes the look-ahead back by `plies` (the moves played since it was reached, which
+    /// brought the tips that much nearer), not below the base depth: the next search goes on
+    /// from about the look-ahead the last one reached, as iterative deepening would.
+    fn carry_deepening(&mut self, plies: usize) {
+        let plies = plies.min(u32::MAX as usize) as u32;
+        self.probe_depth = self.probe_depth.saturating_sub(plies).max(self.base_depth());
+        self.since_deepening = 0;
+        self.sweep = None;
+    }
+
+    /// The look-ahead new estimates get now.
+    pub fn probe_depth(&self) -> u32 {
+        self.probe_depth
+    }
+
+    /// Raises the look-ahead of new estimates to `depth` if the game offers it.
+    fn deepen_to(&mut self, depth: u32) -> bool {
+        let depth = depth.min(self.game.deepest_estimate());
+        if depth <= self.probe_depth {
+            return false;
+        }
+        self.probe_depth = depth;
+        self.since_deepening = 0;
+        self.sweep = Some(0);
+        true
+    }
+
+    /// True if the tip `id` holds its own estimate made with less look-ahead than the search
+    /// now uses, or a bound (from a windowed estimate, or the refutation that cut it): it is
+    /// valued again before it is expanded. Bounds are optimistic for the chooser above, so
+    /// selection finds every one that could matter; valuing it costs one estimate, where
+    /// expanding it would cost one per son. (Where estimates do not deepen, a refutation
+    /// says more than the son's own estimate: a cut son is expanded, as Harris does.)
+    fn is_stale(&self, id: NodeId) -> bool {
+        let node = self.tree.node(id);
+        let deepens = self.params.deepen_every != u64::MAX && self.game.deepest_estimate() > 0;
+        node.flags() & (TERMINAL | COLLAPSED) == 0
+            && (node.has(CUT) && deepens || node.is_bound() || node.depth() < self.probe_depth)
+    }
+
+    /// The look-ahead a tip `ply` plies below the root gets now: the search's, plus one
+    /// off the regular parity (a cut son), so that its horizon lines up with its cousins'.
+    fn look_ahead_at(&self, ply: usize) -> u32 {
+        self.probe_depth + u32::from(ply % 2 != self.tip_parity)
+    }
+
+    /// Starts a fresh tree at `root` (the game's history must already be set for it). The
+    /// look-ahead carries over, less the two plies of a move and its reply.
     pub fn reset(&mut self, root: G::Pos) {
-        let tip = self.game.evaluate(&root, 0);
+        self.carry_deepening(2);
+        let tip = self.game.evaluate(&root, 0, 0, Window::FULL);
         self.tree.reset(Node::tip(NO_MOVE, tip));
         self.root_pos = root;
         self.tip_parity = 0;
@@ -338,20 +415,18 @@ impl<G: GameTree> Searcher<G> {
         node.set_flags(flags);
     }
 
-    /// One iteration: select a tip, expand it, back up. `abort` is polled after every son
-    /// of the expansion; when it fires, the expansion is undone.
+    /// One iteration: select a tip, then value it again if its estimate is stale, or else
+    /// expand it, and back up. `abort` is polled after every new estimate; when it fires,
+    /// the iteration is undone. A frozen tree deepens its estimates instead of growing.
     pub fn step(&mut self, abort: &mut dyn FnMut() -> bool) -> Step {
         if self.is_finished() {
             return Step::Done;
         }
-        if self.frozen {
-            return Step::Frozen;
-        }
-        if self.tree.len() * 100 >= self.tree.cap() * COMPACT_AT_PERCENT {
+        if !self.frozen && self.tree.len() * 100 >= self.tree.cap() * COMPACT_AT_PERCENT {
             self.manage_memory();
-            if self.frozen {
-                return Step::Frozen;
-            }
+        }
+        if let Some(step) = self.sweep_root(abort) {
+            return step;
         }
         let mut retried = false;
         loop {
@@ -374,11 +449,27 @@ impl<G: GameTree> Searcher<G> {
                 }
                 continue;
             };
+            if self.is_stale(tip) {
+                return self.refresh(tip, Window::FULL, abort);
+            }
+            if self.frozen {
+                // Scorpio's freeze: no room to grow, so look further ahead from the tips.
+                let deeper = self.tree.node(tip).depth().max(self.probe_depth) + 1;
+                if self.deepen_to(deeper) && self.is_stale(tip) {
+                    return self.refresh(tip, Window::FULL, abort);
+                }
+                self.leave_path();
+                return Step::Frozen;
+            }
             match self.expand(tip, abort) {
                 Expansion::Done => {
                     self.stats.expansions += 1;
                     self.back_up_path();
                     self.leave_path();
+                    self.since_deepening += 1;
+                    if self.since_deepening >= self.params.deepen_every {
+                        self.deepen_to(self.probe_depth + 1);
+                    }
                     return Step::Expanded;
                 }
                 Expansion::Aborted => {
@@ -390,16 +481,77 @@ impl<G: GameTree> Searcher<G> {
                     self.leave_path();
                     if retried {
                         self.frozen = true;
-                        return Step::Frozen;
-                    }
-                    retried = true;
-                    self.manage_memory();
-                    if self.frozen {
-                        return Step::Frozen;
+                    } else {
+                        retried = true;
+                        self.manage_memory();
                     }
                 }
             }
         }
+    }
+
+    /// After the look-ahead grew, values the stale tips among the root's sons again, one
+    /// per step, asking each only whether it now comes within the band of the best son
+    /// (one that does gets its exact value; one that does not, a bound). Best-first search
+    /// alone would never look again at a son whose shallow estimate put it out of the band:
+    /// this is iterative deepening's second look at every root move, for tips only.
+    fn sweep_root(&mut self, abort: &mut dyn FnMut() -> bool) -> Option<Step> {
+        let start = self.sweep?;
+        let root = self.tree.root();
+        if self.tree.node(root).is_tip() {
+            self.sweep = None;
+            return None;
+        }
+        let range = self.tree.children(root);
+        let best_key = self.best_key(root);
+        let next = (start..range.len()).find(|&k| {
+            let c = range.start + k as NodeId;
+            self.tree.node(c).is_tip() && !self.tree.node(c).has(DROPPED) && self.is_stale(c)
+        });
+        let Some(k) = next else {
+            self.sweep = None;
+            return None;
+        };
+        self.sweep = Some(k + 1);
+        let c = range.start + k as NodeId;
+        let window = if self.params.unlimited_band() {
+            Window::FULL
+        } else {
+            Window { alpha: Window::FULL.alpha, beta: -(best_key - self.params.band) + 1 }
+        };
+        self.path.clear();
+        self.path_pos.clear();
+        self.game.enter(&self.root_pos);
+        self.path.push(root);
+        self.path_pos.push(self.root_pos.clone());
+        let mv = self.game.decode(&self.root_pos, self.tree.node(c).mv()).expect("tree moves are legal");
+        let pos = self.game.play(&self.root_pos, mv);
+        self.game.enter(&pos);
+        self.path.push(c);
+        self.path_pos.push(pos);
+        Some(self.refresh(c, window, abort))
+    }
+
+    /// Values the stale tip `id` at the end of the path again with the current look-ahead
+    /// (exactly inside `window`) and backs up.
+    fn refresh(&mut self, id: NodeId, window: Window, abort: &mut dyn FnMut() -> bool) -> Step {
+        let ply = self.path.len() - 1;
+        let pos = self.path_pos.last().expect("one position per path node");
+        // The tip itself is not on the entered line: its father is the last entered.
+        self.game.leave();
+        let tip = self.game.evaluate(pos, ply, self.look_ahead_at(ply), window);
+        let pos = pos.clone();
+        self.game.enter(&pos);
+        if abort() {
+            self.stats.aborted += 1;
+            self.leave_path();
+            return Step::Aborted;
+        }
+        self.tree.node_mut(id).re_estimate(tip);
+        self.stats.refreshed += 1;
+        self.back_up_path();
+        self.leave_path();
+        Step::Refreshed
     }
 
     /// Walks from the root to the tip to expand, entering each position in the game. A
@@ -452,11 +604,13 @@ impl<G: GameTree> Searcher<G> {
         }
     }
 
-    /// Creates and values the sons of `pos` in a new block; returns the block and its size.
+    /// Creates and values the sons of `pos` in a new block, looking `depth` ahead; returns
+    /// the block and its size.
     fn make_sons(
         &mut self,
         pos: &G::Pos,
         ply: usize,
+        depth: u32,
         restrict: bool,
         abort: &mut dyn FnMut() -> bool,
     ) -> Result<(NodeId, usize), Expansion> {
@@ -470,10 +624,19 @@ impl<G: GameTree> Searcher<G> {
         let count = self.moves.len().min(u8::MAX as usize);
         let first = self.tree.alloc(count).ok_or(Expansion::Full)?;
         self.son_pos.clear();
+        // The best son so far, from the father's view: a son more than the band below it
+        // needs only a bound (from its own side, one at or above the window's top).
+        let mut best = NO_VALUE;
         for k in 0..count {
             let mv = self.moves[k];
             let child = self.game.play(pos, mv);
-            let tip = self.game.evaluate(&child, ply);
+            let window = if best == NO_VALUE || self.params.unlimited_band() {
+                Window::FULL
+            } else {
+                Window { alpha: Window::FULL.alpha, beta: -best + self.params.band + 1 }
+            };
+            let tip = self.game.evaluate(&child, ply, depth, window);
+            best = best.max(back_up(tip.value));
             self.stats.created += 1;
             *self.tree.node_mut(first + k as NodeId) = Node::tip(self.game.code(mv), tip);
             self.son_pos.push(child);
@@ -485,13 +648,19 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// Expands the tip `id` at the end of the path: two plies, or one when the tip is off
-    /// the regular parity (a revived stub).
+    /// the regular parity (a revived stub). The new tips look as far ahead as the search
+    /// does now, or as the expanded tip did if that was further, so that no line loses
+    /// look-ahead by growing; in a double expansion the sons, whose estimates only order
+    /// them and the replies, look one ply less.
     fn expand(&mut self, id: NodeId, abort: &mut dyn FnMut() -> bool) -> Expansion {
         let depth = self.path.len() - 1;
         let mark = self.tree.len();
         let pos = self.path_pos.last().expect("one position per path node").clone();
         let restrict = depth == 0 && self.is_restricted();
-        let (first, count) = match self.make_sons(&pos, depth + 1, restrict, abort) {
+        let double = depth % 2 == self.tip_parity;
+        let look_ahead = self.probe_depth.max(self.tree.node(id).depth());
+        let sons_look_ahead = if double { look_ahead.saturating_sub(1) } else { look_ahead };
+        let (first, count) = match self.make_sons(&pos, depth + 1, sons_look_ahead, restrict, abort) {
             Ok(block) => block,
             Err(e) => {
                 self.tree.truncate(mark);
@@ -505,11 +674,10 @@ impl<G: GameTree> Searcher<G> {
             self.tree.truncate(mark);
             return Expansion::Done;
         }
-        let double = depth % 2 == self.tip_parity;
         if double {
             self.sort_sons(first, count);
             let sons = std::mem::take(&mut self.son_pos);
-            let result = self.expand_grandsons(first, &sons, depth + 2, abort);
+            let result = self.expand_grandsons(first, &sons, depth + 2, look_ahead, abort);
             self.son_pos = sons;
             if let Err(e) = result {
                 self.tree.truncate(mark);
@@ -541,6 +709,7 @@ impl<G: GameTree> Searcher<G> {
         first: NodeId,
         sons: &[G::Pos],
         ply: usize,
+        look_ahead: u32,
         abort: &mut dyn FnMut() -> bool,
     ) -> Result<(), Expansion> {
         let band = self.params.band;
@@ -553,7 +722,7 @@ impl<G: GameTree> Searcher<G> {
                 continue;
             }
             self.game.enter(pos);
-            let result = self.expand_son(s, pos, ply, best, band, unlimited, abort);
+            let result = self.expand_son(s, pos, ply, look_ahead, best, band, unlimited, abort);
             self.game.leave();
             result?;
             let son = self.tree.node(s);
@@ -570,12 +739,18 @@ impl<G: GameTree> Searcher<G> {
     /// Creates the replies of son `s` (entered in the game) until they refute it by more
     /// than the band. `abort` is polled after every reply: with tip probes one son's
     /// replies can take longer than a move may.
+    ///
+    /// A reply's estimate needs to be exact only inside a window: one that refutes the son
+    /// (below `best - band` for the father) cuts it whatever its exact value, and one more
+    /// than the band worse for the opponent than his best reply so far is out of the band.
+    /// Bounds outside the window are valued again if the band ever moves onto them.
     #[allow(clippy::too_many_arguments)]
     fn expand_son(
         &mut self,
         s: NodeId,
         pos: &G::Pos,
         ply: usize,
+        look_ahead: u32,
         best: i32,
         band: i32,
         unlimited: bool,
@@ -596,7 +771,15 @@ impl<G: GameTree> Searcher<G> {
         for k in 0..count {
             let mv = self.moves[k];
             let child = self.game.play(pos, mv);
-            let tip = self.game.evaluate(&child, ply);
+            let window = if unlimited {
+                Window::FULL
+            } else {
+                // From the reply's side to move, the father's side.
+                let alpha = if best == NO_VALUE { Window::FULL.alpha } else { best - band - 1 };
+                let beta = if reply == NO_VALUE { Window::FULL.beta } else { -reply + band + 1 };
+                Window { alpha, beta: beta.max(alpha + 1) }
+            };
+            let tip = self.game.evaluate(&child, ply, look_ahead, window);
             self.stats.created += 1;
             *self.tree.node_mut(block + k as NodeId) = Node::tip(self.game.code(mv), tip);
             reply = reply.max(back_up(tip.value));
@@ -701,6 +884,7 @@ impl<G: GameTree> Searcher<G> {
         }
         self.tree.reroot(id);
         self.root_pos = root;
+        self.carry_deepening(codes.len());
         self.tip_parity ^= codes.len() % 2;
         self.deepest = self.deepest.saturating_sub(codes.len());
         self.frozen = false;
@@ -746,6 +930,16 @@ impl<G: GameTree> Searcher<G> {
             choices[..ties].sort_by_cached_key(|&(c, _)| std::cmp::Reverse(self.tree.subtree_size(c)));
         }
         choices
+    }
+
+    /// The line of best sons below node `id` (by key), as move codes.
+    pub fn line_below(&self, mut id: NodeId) -> Vec<MoveCode> {
+        let mut line = Vec::new();
+        while !self.tree.node(id).is_tip() {
+            id = self.tree.children(id).start + self.tree.node(id).best() as NodeId;
+            line.push(self.tree.node(id).mv());
+        }
+        line
     }
 
     /// The principal variation as move codes: the best root son (see

@@ -3,7 +3,7 @@
 
 use crate::moves::MoveCode;
 
-use super::game::{GameTree, Tip};
+use super::game::{GameTree, Tip, Window};
 
 /// Leaf values of [`UniformTree::random`] lie within ±this.
 pub const RANDOM_LEAF_RANGE: i32 = 1000;
@@ -166,7 +166,7 @@ impl GameTree for UniformTree {
 
     fn leave(&mut self) {}
 
-    fn evaluate(&mut self, pos: &UniformPos, _: usize) -> Tip {
+    fn evaluate(&mut self, pos: &UniformPos, _: usize, _: u32, _: Window) -> Tip {
         self.evaluations[pos.ply] += 1;
         let value = self.value(*pos);
         if pos.ply == self.depth { Tip::terminal(value) } else { Tip::estimate(value) }
@@ -225,7 +225,7 @@ impl GameTree for RandomTree {
 
     fn leave(&mut self) {}
 
-    fn evaluate(&mut self, pos: &RandomPos, _: usize) -> Tip {
+    fn evaluate(&mut self, pos: &RandomPos, _: usize, _: u32, _: Window) -> Tip {
         let span = 2 * self.spread as u64 + 1;
         Tip::estimate(((pos.0 >> 20) % span) as i32 - self.spread)
     }

@@ -58,6 +58,17 @@ pub struct Node {
     best: u8,
     /// `TERMINAL`, `PROVEN`, ...
     flags: u8,
+    /// How deep the game looked for `tip_eval`, with [`BOUND_BIT`] set when that was only
+    /// a bound.
+    depth: u8,
+}
+
+/// Marks the depth byte of a node whose own estimate is only a bound.
+const BOUND_BIT: u8 = 0x80;
+
+/// The depth byte of a tip estimate.
+fn depth_byte(tip: Tip) -> u8 {
+    tip.depth | if tip.bound { BOUND_BIT } else { 0 }
 }
 
 const _: () = assert!(size_of::<Node>() == 16);
@@ -73,7 +84,30 @@ impl Node {
     pub(crate) fn tip(mv: MoveCode, tip: Tip) -> Node {
         let value = to_i16(tip.value);
         let flags = if tip.terminal { TERMINAL | PROVEN | EXHAUSTED } else { 0 };
-        Node { first_child: 0, value, tip_eval: value, mv, n_children: 0, pvlen: 0, best: 0, flags }
+        Node {
+            first_child: 0,
+            value,
+            tip_eval: value,
+            mv,
+            n_children: 0,
+            pvlen: 0,
+            best: 0,
+            flags,
+            depth: depth_byte(tip),
+        }
+    }
+
+    /// Gives a tip the deeper estimate `tip` (of the same position); a cut son's bound
+    /// becomes an estimate.
+    pub(crate) fn re_estimate(&mut self, tip: Tip) {
+        debug_assert!(self.is_tip());
+        self.value = to_i16(tip.value);
+        self.tip_eval = self.value;
+        self.depth = depth_byte(tip);
+        self.flags &= !CUT;
+        if tip.terminal {
+            self.flags |= TERMINAL | PROVEN | EXHAUSTED;
+        }
     }
 
     /// Negamax value for the side to move here.
@@ -92,6 +126,18 @@ impl Node {
     #[inline]
     pub fn mv(&self) -> MoveCode {
         self.mv
+    }
+
+    /// How deep the game looked for the node's own estimate.
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        (self.depth & !BOUND_BIT) as u32
+    }
+
+    /// True if the node's own estimate is only a bound.
+    #[inline]
+    pub fn is_bound(&self) -> bool {
+        self.depth & BOUND_BIT != 0
     }
 
     /// Number of sons.
