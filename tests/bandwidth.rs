@@ -446,7 +446,7 @@ fn search_limits_are_respected() {
 
 #[test]
 fn idle_thinking_grows_the_tree_and_stops_on_request() {
-    // Quiescence tips: an expansion then fits well inside the 5000 polls below (the stop
+    // Quiescence tips: an expansion then fits well inside the 300 polls below (the stop
     // closure is polled after every tip).
     let mut searcher = bandwidth(BandwidthParams { tip_probe_depth: 0, ..BandwidthParams::default() });
     searcher.search(&job(Chess::default(), Vec::new(), nodes(60_000)), &mut Silent);
@@ -455,7 +455,7 @@ fn idle_thinking_grows_the_tree_and_stops_on_request() {
     let polls = std::cell::Cell::new(0);
     let added = searcher.think_until(|| {
         polls.set(polls.get() + 1);
-        polls.get() > 5000
+        polls.get() > 300
     });
     assert!(added > 0 && searcher.nodes_in_tree() > before);
     searcher.search(&job(Chess::default(), Vec::new(), nodes(1)), &mut Silent);

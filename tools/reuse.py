@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Plays one game, Harrier in bandwidth mode (White) against Harrier in alpha-beta mode, at a fixed
-time per move, and prints for every bandwidth move the nodes reused from earlier searches
-(`info string reused N nodes`), the nodes created by the search itself, and the reused
-share; then the mean share over the game.
+time per move, and prints for every bandwidth move the tree nodes reused from earlier
+searches (`info string reused N nodes`), the tree's size when the search ended (from the
+search's closing `info string bandwidth: ... tree T nodes`), and the reused share of that
+tree; then the mean share over the game.
 
 usage: tools/reuse.py [path/to/harrier] [movetime_ms] [--always-think false] [--fen FEN]
 Needs python-chess (pip install chess) for the rules of the game.
@@ -36,15 +37,15 @@ class Engine:
     def move(self, fen, moves):
         self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
         self.send(f"go movetime {args.movetime}")
-        reused, nodes = None, 0
+        reused, tree = None, 0
         while True:
             line = self.proc.stdout.readline().strip()
             if m := re.match(r"info string reused (\d+) nodes", line):
                 reused = int(m.group(1))
-            elif m := re.search(r" nodes (\d+)", line):
-                nodes = int(m.group(1))
+            elif m := re.search(r"tree (\d+) nodes", line):
+                tree = int(m.group(1))
             elif line.startswith("bestmove"):
-                return line.split()[1], reused, nodes
+                return line.split()[1], reused, tree
 
     def quit(self):
         self.send("quit")
@@ -57,11 +58,11 @@ board = chess.Board(args.fen)
 moves, shares = [], []
 while not board.is_game_over(claim_draw=True) and len(moves) < 200:
     engine = bandwidth if board.turn == chess.WHITE else alphabeta
-    move, reused, nodes = engine.move(args.fen, moves)
+    move, reused, tree = engine.move(args.fen, moves)
     if engine is bandwidth:
-        share = reused / (reused + nodes) if reused + nodes else 0.0
+        share = min(reused / tree, 1.0) if tree else 0.0
         shares.append(share)
-        print(f"move {board.fullmove_number:>3} {move:<6} reused {reused:>8} created {nodes:>8} share {share:.2f}")
+        print(f"move {board.fullmove_number:>3} {move:<6} reused {reused:>8} tree {tree:>8} share {share:.2f}")
     board.push_uci(move)
     moves.append(move)
 for engine in (bandwidth, alphabeta):

@@ -478,8 +478,12 @@ impl Engine {
         if let Some(ActiveSearcher::Bandwidth(bandwidth)) = &self.searcher {
             let s = bandwidth.last_summary();
             self.out.info_string(&format!(
-                "bandwidth: {} expansions, {} tips revalued, {} probe nodes, tip look-ahead {}",
-                s.expansions, s.refreshed, s.probe_nodes, s.look_ahead
+                "bandwidth: {} expansions, {} tips revalued, {} probe nodes, tip look-ahead {}, tree {} nodes",
+                s.expansions,
+                s.refreshed,
+                s.probe_nodes,
+                s.look_ahead,
+                bandwidth.nodes_in_tree()
             ));
         }
         self.out.report(&outcome.report, running.mode);

@@ -5,7 +5,7 @@
 use crate::moves::{MoveCode, NO_MOVE};
 use crate::search::{MATE, MATE_BOUND};
 
-use super::game::{GameTree, Window};
+use super::game::{GameTree, Tip, Window};
 use super::params::*;
 use super::tree::{COLLAPSED, CUT, DROPPED, EXHAUSTED, HORIZON, Node, NodeId, PROVEN, TERMINAL, Tree};
 
@@ -183,10 +183,18 @@ impl<G: GameTree> Searcher<G> {
     /// expanding it would cost one per son. (Where estimates do not deepen, a refutation
     /// says more than the son's own estimate: a cut son is expanded, as Harris does.)
     fn is_stale(&self, id: NodeId) -> bool {
-        let node = self.tree.node(id);
-        let deepens = self.params.deepen_every != u64::MAX && self.game.deepest_estimate() > 0;
+        self.is_stale_node(self.tree.node(id))
+    }
+
+    fn is_stale_node(&self, node: &Node) -> bool {
         node.flags() & (TERMINAL | COLLAPSED) == 0
-            && (node.has(CUT) && deepens || node.is_bound() || node.depth() < self.probe_depth)
+            && (node.has(CUT) && self.deepens() || node.is_bound() || node.depth() < self.probe_depth)
+    }
+
+    /// True when the game's estimates deepen and the search deepens them: then a double
+    /// expansion values the sons with one probe each (see [`add_replies`](Searcher::add_replies)).
+    fn deepens(&self) -> bool {
+        self.params.deepen_every != u64::MAX && self.game.deepest_estimate() > 0
     }
 
     /// The look-ahead a tip `ply` plies below the root gets now: the search's, plus one
@@ -450,7 +458,8 @@ impl<G: GameTree> Searcher<G> {
                 continue;
             };
             if self.is_stale(tip) {
-                return self.refresh(tip, Window::FULL, abort);
+                let window = self.refresh_window(tip);
+                return self.refresh(tip, window, abort);
             }
             if self.frozen {
                 // Scorpio's freeze: no room to grow, so look further ahead from the tips.
@@ -530,6 +539,33 @@ impl<G: GameTree> Searcher<G> {
         self.path.push(c);
         self.path_pos.push(pos);
         Some(self.refresh(c, window, abort))
+    }
+
+    /// The window a stale tip at the end of the path needs: its value matters exactly only
+    /// while it stays within the band of the best brother whose value is known (not a
+    /// bound); beyond that a bound keeps it out of the band. (Not so where a proven mate
+    /// makes selection look for a faster one outside the band.)
+    fn refresh_window(&self, id: NodeId) -> Window {
+        if self.params.unlimited_band() || self.path.len() < 2 {
+            return Window::FULL;
+        }
+        let father = self.path[self.path.len() - 2];
+        if self.proven_win(father).is_some() {
+            // Hunting a faster mate, selection ignores the band: a bound would not end it.
+            return Window::FULL;
+        }
+        let known = self
+            .tree
+            .children(father)
+            .filter(|&c| c != id)
+            .map(|c| self.tree.node(c))
+            .filter(|son| !(son.has(DROPPED) || son.is_tip() && self.is_stale_node(son)))
+            .map(|son| self.key(son))
+            .max();
+        match known {
+            Some(best) => Window { alpha: Window::FULL.alpha, beta: -(best - self.params.band) + 1 },
+            None => Window::FULL,
+        }
     }
 
     /// Values the stale tip `id` at the end of the path again with the current look-ahead
@@ -659,7 +695,14 @@ impl<G: GameTree> Searcher<G> {
         let restrict = depth == 0 && self.is_restricted();
         let double = depth % 2 == self.tip_parity;
         let look_ahead = self.probe_depth.max(self.tree.node(id).depth());
-        let sons_look_ahead = if double { look_ahead.saturating_sub(1) } else { look_ahead };
+        let by_probes = double && self.deepens();
+        let sons_look_ahead = if by_probes {
+            look_ahead + 1
+        } else if double {
+            look_ahead.saturating_sub(1)
+        } else {
+            look_ahead
+        };
         let (first, count) = match self.make_sons(&pos, depth + 1, sons_look_ahead, restrict, abort) {
             Ok(block) => block,
             Err(e) => {
@@ -677,7 +720,11 @@ impl<G: GameTree> Searcher<G> {
         if double {
             self.sort_sons(first, count);
             let sons = std::mem::take(&mut self.son_pos);
-            let result = self.expand_grandsons(first, &sons, depth + 2, look_ahead, abort);
+            let result = if by_probes {
+                self.add_replies(first, &sons, look_ahead)
+            } else {
+                self.expand_grandsons(first, &sons, depth + 2, look_ahead, abort)
+            };
             self.son_pos = sons;
             if let Err(e) = result {
                 self.tree.truncate(mark);
@@ -687,6 +734,44 @@ impl<G: GameTree> Searcher<G> {
         self.deepest = self.deepest.max(depth + if double { 2 } else { 1 });
         self.tree.node_mut(id).set_children(first, count);
         Expansion::Done
+    }
+
+    /// The second ply of a double expansion when estimates deepen. Each son was valued by
+    /// one probe a ply deeper than its replies would be, inside the band's window: that is
+    /// the alpha-beta value of its replies, at the cost of one search instead of one per
+    /// reply. A son outside the window is cut (its value a bound). Every son inside gets
+    /// all its replies, as Harris's double expansion wants, each holding the son's value as
+    /// a bound (no reply is better for the opponent than his best), with the prober's best
+    /// reply first: selection values a reply only when it reaches it, best reply first.
+    fn add_replies(&mut self, first: NodeId, sons: &[G::Pos], look_ahead: u32) -> Result<(), Expansion> {
+        for (k, pos) in sons.iter().enumerate() {
+            let s = first + k as NodeId;
+            let son = *self.tree.node(s);
+            if son.has(TERMINAL) {
+                continue;
+            }
+            if son.is_bound() {
+                let dropped = if self.params.strict_harris { DROPPED } else { 0 };
+                self.tree.node_mut(s).set_flags(son.flags() | CUT | dropped);
+                continue;
+            }
+            self.moves.clear();
+            self.game.moves(pos, &mut self.moves);
+            let count = self.moves.len().min(u8::MAX as usize);
+            if count == 0 {
+                continue;
+            }
+            let block = self.tree.alloc(count).ok_or(Expansion::Full)?;
+            let reply = Tip::bound_at(-son.value(), look_ahead);
+            for j in 0..count {
+                let code = self.game.code(self.moves[j]);
+                *self.tree.node_mut(block + j as NodeId) = Node::tip(code, reply);
+            }
+            self.stats.created += count as u64;
+            self.tree.node_mut(s).set_children(block, count);
+            self.recompute(s);
+        }
+        Ok(())
     }
 
     /// Orders a fresh block of sons (and their positions) by key, best first.
