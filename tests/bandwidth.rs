@@ -354,12 +354,14 @@ fn a_reply_never_generated_or_dropped_gives_a_fresh_root() {
     }
 }
 
-/// Steps a searcher, checking the cap after every step and that compaction keeps the root
-/// value and the principal line; returns the number of expansions.
+/// Steps a searcher through `expansions` expansions (and the revaluations of tips between
+/// them), checking the cap after every step and that compaction keeps the root value and
+/// the principal line.
 fn run_under_cap<G: GameTree>(searcher: &mut Searcher<G>, expansions: u64, check_every: u64) {
     let cap = searcher.tree().cap();
     for n in 0..expansions {
-        assert_eq!(searcher.step(&mut never), Step::Expanded, "expansion {n}");
+        while searcher.step(&mut never) == Step::Refreshed {}
+        assert_eq!(searcher.stats().expansions, n + 1, "expansion {n}");
         assert!(searcher.tree().len() <= cap && searcher.tree().live() <= cap);
         if n % check_every == check_every - 1 {
             let (value, line) = (searcher.root_value(), searcher.principal_line());
@@ -521,7 +523,9 @@ fn a_found_mate_survives_re_rooting() {
 #[test]
 fn pondering_roots_the_tree_before_the_expected_reply_and_a_miss_keeps_its_brother() {
     let signals = Arc::new(Signals::default());
-    let mut searcher = Bandwidth::new(CHESS_MB, BandwidthParams::default(), signals.clone()).unwrap();
+    // A band wide enough for the opponent's second-best replies to grow too.
+    let p = BandwidthParams { band: 30, ..BandwidthParams::default() };
+    let mut searcher = Bandwidth::new(CHESS_MB, p, signals.clone()).unwrap();
     let first = searcher.search(&job(Chess::default(), Vec::new(), nodes(600_000)), &mut Silent);
     let (ours, expected) = (first.best.unwrap(), first.ponder.unwrap());
     let (pos, history) = after(&[&uci(ours), &uci(expected)]);
@@ -548,4 +552,34 @@ fn pondering_roots_the_tree_before_the_expected_reply_and_a_miss_keeps_its_broth
     let (miss, history) = after(&[&uci(ours), &uci(reply)]);
     assert!(searcher.set_position(&miss, &history));
     assert_eq!(searcher.nodes_in_tree(), size);
+}
+
+#[test]
+fn a_frozen_tree_deepens_its_tips_instead_of_growing() {
+    let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
+    let mut game = ChessTree::new(1 << 20, Arc::new(Signals::default())).unwrap();
+    game.set_history(&[]);
+    // Deepening by expansion count off: only freezing raises the look-ahead here.
+    let p = BandwidthParams { deepen_every: 1_000_000, ..BandwidthParams::default() };
+    let mut searcher = Searcher::new(game, ChessPos::new(pos.clone()), p, 1).unwrap();
+    let cap = searcher.tree().cap();
+    let mut steps = 0;
+    while !searcher.is_frozen() {
+        assert!(matches!(searcher.step(&mut never), Step::Expanded | Step::Refreshed));
+        steps += 1;
+        assert!(steps < 10_000, "the tree never filled");
+    }
+    let frozen_at = searcher.probe_depth();
+    let nodes = searcher.nodes_in_tree();
+    let mut refreshed = 0;
+    while searcher.probe_depth() < frozen_at + 2 {
+        match searcher.step(&mut never) {
+            Step::Refreshed => refreshed += 1,
+            other => panic!("a frozen tree {other:?}"),
+        }
+        assert!(searcher.tree().live() <= cap && searcher.nodes_in_tree() == nodes);
+    }
+    assert!(refreshed > 0);
+    let best = decode(&pos, searcher.principal_line()[0]).unwrap();
+    assert!(pos.is_legal(best));
 }

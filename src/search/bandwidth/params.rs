@@ -3,7 +3,7 @@
 
 /// Default band width B = e + d in centipawns: sons more than this below their best
 /// brother (from the chooser's view) are out of the band and are not expanded.
-pub const DEFAULT_BAND: i32 = 30;
+pub const DEFAULT_BAND: i32 = 0;
 /// A band at least this wide never drops anything: pure best-first minimax.
 pub const MAX_BAND: i32 = 2000;
 

@@ -463,8 +463,9 @@ impl<G: GameTree> Searcher<G> {
             }
             if self.frozen {
                 // Scorpio's freeze: no room to grow, so look further ahead from the tips.
+                // A collapsed stub or a cut son gets a deeper estimate of its own too.
                 let deeper = self.tree.node(tip).depth().max(self.probe_depth) + 1;
-                if self.deepen_to(deeper) && self.is_stale(tip) {
+                if self.deepen_to(deeper) && !self.tree.node(tip).has(TERMINAL) {
                     return self.refresh(tip, Window::FULL, abort);
                 }
                 self.leave_path();

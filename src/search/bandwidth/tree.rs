@@ -97,14 +97,14 @@ impl Node {
         }
     }
 
-    /// Gives a tip the deeper estimate `tip` (of the same position); a cut son's bound
-    /// becomes an estimate.
+    /// Gives a tip the deeper estimate `tip` (of the same position); a cut son's bound, or
+    /// a collapsed stub's backed-up value, becomes an estimate.
     pub(crate) fn re_estimate(&mut self, tip: Tip) {
         debug_assert!(self.is_tip());
         self.value = to_i16(tip.value);
         self.tip_eval = self.value;
         self.depth = depth_byte(tip);
-        self.flags &= !CUT;
+        self.flags &= !(CUT | COLLAPSED);
         if tip.terminal {
             self.flags |= TERMINAL | PROVEN | EXHAUSTED;
         }
