@@ -27,6 +27,9 @@
 //! and after each deepening the root's unexpanded sons are asked again whether they reach
 //! the band. Estimates are only exact inside the window the band needs: a reply that cuts
 //! its father, or one out of the band, is a bound, valued again if the band reaches it.
+//! With deepening estimates, a double expansion values each son by one probe a ply deeper
+//! and gives its replies the son's value as a bound, to be valued when selection reaches
+//! them (see `Searcher::add_replies`).
 
 pub mod chess;
 pub mod game;
