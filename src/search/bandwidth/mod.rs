@@ -58,7 +58,7 @@ use tree::Tree;
 pub struct SearchSummary {
     /// Expansions made by the search.
     pub expansions: u64,
-    /// Tips the search valued again with a deeper look-ahead.
+    /// Stale tips the search valued again (a deeper look-ahead, or a bound made exact).
     pub refreshed: u64,
     /// The look-ahead of tip estimates when the search ended.
     pub look_ahead: u32,

@@ -20,8 +20,8 @@ const SHORTEST_PROOF_PLIES: i32 = 3;
 pub enum Step {
     /// A tip was expanded and the values backed up.
     Expanded,
-    /// A tip valued by a shallower look-ahead than the search now uses was valued again
-    /// and the values backed up.
+    /// A stale tip (a shallower look-ahead than the search now uses, or a bound) was valued
+    /// again and the values backed up.
     Refreshed,
     /// The abort callback fired during an expansion, which was undone.
     Aborted,
@@ -40,7 +40,7 @@ pub struct Stats {
     pub created: u64,
     /// Expansions undone by the abort callback.
     pub aborted: u64,
-    /// Tips valued again with a deeper look-ahead.
+    /// Stale tips valued again.
     pub refreshed: u64,
     /// Compactions of the arena.
     pub compactions: u64,
@@ -687,8 +687,10 @@ impl<G: GameTree> Searcher<G> {
     /// Expands the tip `id` at the end of the path: two plies, or one when the tip is off
     /// the regular parity (a revived stub). The new tips look as far ahead as the search
     /// does now, or as the expanded tip did if that was further, so that no line loses
-    /// look-ahead by growing; in a double expansion the sons, whose estimates only order
-    /// them and the replies, look one ply less.
+    /// look-ahead by growing. In a double expansion whose replies are each valued (Harris's
+    /// way) the sons, whose estimates only order them, look one ply less; where one probe
+    /// per son stands in for its replies (see [`add_replies`](Searcher::add_replies)), one
+    /// ply more.
     fn expand(&mut self, id: NodeId, abort: &mut dyn FnMut() -> bool) -> Expansion {
         let depth = self.path.len() - 1;
         let mark = self.tree.len();
