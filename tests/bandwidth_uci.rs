@@ -186,6 +186,15 @@ fn reuse_after_the_ponder_reply_without_always_think() {
     reuse_over_a_game(false);
 }
 
+/// The first legal move of `pos` (UCI text) that is not `ponder`: a reply that misses.
+fn another_reply(pos: &Chess, ponder: &str) -> String {
+    pos.legal_moves()
+        .iter()
+        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+        .find(|m| m != ponder)
+        .expect("the opponent has another move")
+}
+
 /// A miss (the opponent did not play our ponder move), a takeback and new games: no crash,
 /// legal moves, and a fresh tree where the design says so.
 fn misses_takebacks_and_new_games(always_think: bool) {
@@ -195,13 +204,7 @@ fn misses_takebacks_and_new_games(always_think: bool) {
     assert_eq!(reused, 0);
     let (ours, ponder) = (first.best.clone(), ponder_of(&first));
     let after_ours = position(None, &[&ours]);
-    // The first legal reply that is not the ponder move.
-    let other = after_ours
-        .legal_moves()
-        .iter()
-        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-        .find(|m| *m != ponder)
-        .expect("the opponent has another move");
+    let other = another_reply(&after_ours, &ponder);
     let pos = play(&mut e, &[&ours, &other]);
     let (second, _) = go_reusing(&mut e, "go movetime 300", &pos);
 
@@ -215,12 +218,7 @@ fn misses_takebacks_and_new_games(always_think: bool) {
     let stopped = e.bestmove(&pondered, TIMEOUT);
     assert!(stopped.elapsed < PROMPT, "bestmove after stop took {:?}", stopped.elapsed);
     let after_ours2 = position(None, &[&ours, &other, &ours2]);
-    let other2 = after_ours2
-        .legal_moves()
-        .iter()
-        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-        .find(|m| *m != ponder2)
-        .expect("the opponent has another move");
+    let other2 = another_reply(&after_ours2, &ponder2);
     let pos = play(&mut e, &[&ours, &other, &ours2, &other2]);
     go_reusing(&mut e, "go movetime 300", &pos);
 

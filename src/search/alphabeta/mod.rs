@@ -198,10 +198,10 @@ impl AlphaBeta {
         Some(value)
     }
 
-    /// The move the transposition table holds for `pos`, if any: after a probe of `pos`,
-    /// its best move.
-    pub fn table_move(&self, pos: &Chess) -> Option<Move> {
-        let hit = self.tt.probe(key_of(pos), 0)?;
+    /// The move the transposition table holds for `pos` (whose zobrist key is `key`), if
+    /// any: after a probe of `pos`, its best move.
+    pub fn table_move(&self, pos: &Chess, key: u64) -> Option<Move> {
+        let hit = self.tt.probe(key, 0)?;
         decode(pos, hit.mv)
     }
 

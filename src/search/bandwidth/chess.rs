@@ -187,7 +187,7 @@ impl GameTree for ChessTree {
     /// refutation), then captures and promotions by MVV-LVA, then the quiet moves as
     /// generated.
     fn moves(&mut self, pos: &ChessPos, out: &mut Vec<Move>) {
-        let hint = self.prober.table_move(&pos.pos);
+        let hint = self.prober.table_move(&pos.pos, pos.key);
         self.scratch.clear();
         self.scratch.extend(pos.pos.legal_moves().into_iter().map(|m| {
             let score = if Some(m) == hint {

@@ -140,9 +140,8 @@ impl<G: GameTree> Searcher<G> {
     /// Sets the look-ahead of new estimates back to the base depth (`TipProbeDepth`), as
     /// for a new game.
     pub fn restart_deepening(&mut self) {
-        self.probe_depth = self.base_depth();
-        self.since_deepening = 0;
-        self.sweep = None;
+        self.probe_depth = 0;
+        self.carry_deepening(0);
     }
 
     fn base_depth(&self) -> u32 {
@@ -524,11 +523,7 @@ impl<G: GameTree> Searcher<G> {
         };
         self.sweep = Some(k + 1);
         let c = range.start + k as NodeId;
-        let window = if self.params.unlimited_band() {
-            Window::FULL
-        } else {
-            Window { alpha: Window::FULL.alpha, beta: -(best_key - self.params.band) + 1 }
-        };
+        let window = self.band_window(best_key);
         self.path.clear();
         self.path_pos.clear();
         self.game.enter(&self.root_pos);
@@ -563,10 +558,17 @@ impl<G: GameTree> Searcher<G> {
             .filter(|son| !(son.has(DROPPED) || son.is_tip() && self.is_stale_node(son)))
             .map(|son| self.key(son))
             .max();
-        match known {
-            Some(best) => Window { alpha: Window::FULL.alpha, beta: -(best - self.params.band) + 1 },
-            None => Window::FULL,
+        known.map_or(Window::FULL, |best| self.band_window(best))
+    }
+
+    /// The window of a son whose father's best key (among the other sons) is `best`: from
+    /// the son's side, values at or above its top put the son out of the band, so a bound
+    /// is enough there. Exact everywhere without a band, or without a best key yet.
+    fn band_window(&self, best: i32) -> Window {
+        if best == NO_VALUE || self.params.unlimited_band() {
+            return Window::FULL;
         }
+        Window { alpha: Window::FULL.alpha, beta: -(best - self.params.band) + 1 }
     }
 
     /// Values the stale tip `id` at the end of the path again with the current look-ahead
@@ -667,12 +669,7 @@ impl<G: GameTree> Searcher<G> {
         for k in 0..count {
             let mv = self.moves[k];
             let child = self.game.play(pos, mv);
-            let window = if best == NO_VALUE || self.params.unlimited_band() {
-                Window::FULL
-            } else {
-                Window { alpha: Window::FULL.alpha, beta: -best + self.params.band + 1 }
-            };
-            let tip = self.game.evaluate(&child, ply, depth, window);
+            let tip = self.game.evaluate(&child, ply, depth, self.band_window(best));
             best = best.max(back_up(tip.value));
             self.stats.created += 1;
             *self.tree.node_mut(first + k as NodeId) = Node::tip(self.game.code(mv), tip);
@@ -859,14 +856,13 @@ impl<G: GameTree> Searcher<G> {
         for k in 0..count {
             let mv = self.moves[k];
             let child = self.game.play(pos, mv);
-            let window = if unlimited {
-                Window::FULL
-            } else {
-                // From the reply's side to move, the father's side.
-                let alpha = if best == NO_VALUE { Window::FULL.alpha } else { best - band - 1 };
-                let beta = if reply == NO_VALUE { Window::FULL.beta } else { -reply + band + 1 };
-                Window { alpha, beta: beta.max(alpha + 1) }
-            };
+            // Out of the band above (the son's best reply so far is the best key here), or
+            // refuting the son below (from the reply's side to move, the father's side).
+            let mut window = self.band_window(reply);
+            if !unlimited && best != NO_VALUE {
+                window.alpha = best - band - 1;
+                window.beta = window.beta.max(window.alpha + 1);
+            }
             let tip = self.game.evaluate(&child, ply, look_ahead, window);
             self.stats.created += 1;
             *self.tree.node_mut(block + k as NodeId) = Node::tip(self.game.code(mv), tip);
