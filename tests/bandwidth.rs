@@ -1,6 +1,6 @@
 //! The bandwidth searcher against known answers: alpha-beta's best case on perfectly ordered
 //! trees and the double expansion's counts, exact minimax on random trees whose estimates
-//! respect the band, the direction of the drop rule, four verified mates and the longest
+//! respect the band (or whose look-ahead deepens past them), the direction of the drop rule, four verified mates and the longest
 //! resistance, search limits, idle thinking, tree reuse across moves, and the memory cap.
 
 use std::sync::Arc;
@@ -11,7 +11,7 @@ use harrier::search::bandwidth::chess::{ChessPos, ChessTree};
 use harrier::search::bandwidth::game::GameTree;
 use harrier::search::bandwidth::params::{BandwidthParams, MAX_BAND};
 use harrier::search::bandwidth::searcher::{Searcher, Step};
-use harrier::search::bandwidth::synthetic::{RandomTree, UniformPos, UniformTree};
+use harrier::search::bandwidth::synthetic::{LookAheadTree, RandomTree, UniformPos, UniformTree};
 use harrier::search::bandwidth::tree::{CUT, DROPPED, PROVEN};
 use harrier::search::{Limits, Score, SearchJob, Signals, Silent};
 use shakmaty::fen::Fen;
@@ -173,6 +173,38 @@ fn band_narrower_than_the_errors_fails_somewhere() {
         let wrong = wrong_seeds(200, 200, 50, strict, 0..100);
         assert!(!wrong.is_empty(), "strict={strict}: a narrow band never failed");
     }
+}
+
+/// Searches random trees with errors in [-200, +200] under a 50-point band, the tips valued
+/// by look-ahead probes that deepen by one ply per expansion from one ply; returns the seeds
+/// whose root value is not the exact minimax value once nothing is left to expand.
+fn wrong_seeds_with_deepening(seeds: std::ops::Range<u64>) -> Vec<u64> {
+    let p = BandwidthParams { band: 50, tip_probe_depth: 1, deepen_every: 1, ..BandwidthParams::default() };
+    seeds
+        .filter(|&seed| {
+            let tree = LookAheadTree::new(UniformTree::random(3, 6, seed, 200, 200));
+            let exact = tree.tree().minimax();
+            let root = tree.tree().root();
+            let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+            for _ in 0..100_000 {
+                match searcher.step(&mut never) {
+                    Step::Expanded | Step::Refreshed => {}
+                    Step::Done => return searcher.root_value() != exact,
+                    other => panic!("seed {seed}: unexpected {other:?}"),
+                }
+            }
+            panic!("seed {seed}: no end after 100000 steps");
+        })
+        .collect()
+}
+
+#[test]
+fn deepening_look_ahead_finds_minimax_through_a_narrow_band() {
+    // The same errors and band fail without deepening (the test above). Here every tip
+    // below the principal line gets a second look each time the look-ahead grows, so a son
+    // that a shallow estimate put out of the band comes back when a deeper one clears it.
+    let wrong = wrong_seeds_with_deepening(0..100);
+    assert!(wrong.is_empty(), "wrong on seeds {wrong:?}");
 }
 
 /// Checks which sons of `father` are out of the band and, in strict mode, dropped.

@@ -87,9 +87,6 @@ pub struct Searcher<G: GameTree> {
     probe_depth: u32,
     /// Expansions since `probe_depth` was last raised.
     since_deepening: u64,
-    /// The root son from which the sweep after the last deepening goes on, if it has not
-    /// reached the last son yet.
-    sweep: Option<usize>,
     // Scratch, kept to avoid allocating per expansion.
     path: Vec<NodeId>,
     path_pos: Vec<G::Pos>,
@@ -126,7 +123,6 @@ impl<G: GameTree> Searcher<G> {
             deepest: 0,
             probe_depth: 0,
             since_deepening: 0,
-            sweep: None,
             path: Vec::new(),
             path_pos: Vec::new(),
             moves: Vec::new(),
@@ -155,7 +151,6 @@ impl<G: GameTree> Searcher<G> {
         let plies = plies.min(u32::MAX as usize) as u32;
         self.probe_depth = self.probe_depth.saturating_sub(plies).max(self.base_depth());
         self.since_deepening = 0;
-        self.sweep = None;
     }
 
     /// The look-ahead new estimates get now.
@@ -171,7 +166,6 @@ impl<G: GameTree> Searcher<G> {
         }
         self.probe_depth = depth;
         self.since_deepening = 0;
-        self.sweep = Some(0);
         true
     }
 
@@ -432,9 +426,6 @@ impl<G: GameTree> Searcher<G> {
         if !self.frozen && self.tree.len() * 100 >= self.tree.cap() * COMPACT_AT_PERCENT {
             self.manage_memory();
         }
-        if let Some(step) = self.sweep_root(abort) {
-            return step;
-        }
         let mut retried = false;
         loop {
             if self.is_finished() {
@@ -456,6 +447,9 @@ impl<G: GameTree> Searcher<G> {
                 }
                 continue;
             };
+            if let Some(step) = self.sweep_path(abort) {
+                return step;
+            }
             if self.is_stale(tip) {
                 let window = self.refresh_window(tip);
                 return self.refresh(tip, window, abort);
@@ -499,42 +493,62 @@ impl<G: GameTree> Searcher<G> {
         }
     }
 
-    /// After the look-ahead grew, values the stale tips among the root's sons again, one
-    /// per step, asking each only whether it now comes within the band of the best son
-    /// (one that does gets its exact value; one that does not, a bound). Best-first search
-    /// alone would never look again at a son whose shallow estimate put it out of the band:
-    /// this is iterative deepening's second look at every root move, for tips only.
-    fn sweep_root(&mut self, abort: &mut dyn FnMut() -> bool) -> Option<Step> {
-        let start = self.sweep?;
-        let root = self.tree.root();
-        if self.tree.node(root).is_tip() {
-            self.sweep = None;
+    /// True if the tip `node` holds an estimate older than the search's look-ahead (or a cut
+    /// son's refutation) that the sweep should renew, whether or not it is in the band.
+    fn is_outdated(&self, node: &Node) -> bool {
+        node.flags() & (TERMINAL | COLLAPSED | DROPPED | EXHAUSTED) == 0
+            && (node.depth() < self.probe_depth || node.has(CUT) && self.deepens())
+    }
+
+    /// Before a selected tip is touched, values again one outdated tip below a node on the
+    /// selected path (the nearest the root first): a tip son off the path, or the tip at
+    /// the end of an expanded son's own principal line. It is asked only whether it now
+    /// comes within the band of its best brother (one that does gets its exact value; one
+    /// that does not, a bound). Best-first search alone never looks again at a son whose
+    /// shallow estimate put it out of the band, so a refutation that only a deeper look
+    /// finds would stay hidden: this is iterative deepening's second look at every move
+    /// along the principal line. Returns `None` when the path holds none.
+    fn sweep_path(&mut self, abort: &mut dyn FnMut() -> bool) -> Option<Step> {
+        if !self.deepens() {
             return None;
         }
-        let range = self.tree.children(root);
-        let best_key = self.best_key(root);
-        let next = (start..range.len()).find(|&k| {
-            let c = range.start + k as NodeId;
-            self.tree.node(c).is_tip() && !self.tree.node(c).has(DROPPED) && self.is_stale(c)
-        });
-        let Some(k) = next else {
-            self.sweep = None;
-            return None;
-        };
-        self.sweep = Some(k + 1);
-        let c = range.start + k as NodeId;
-        let window = self.band_window(best_key);
-        self.path.clear();
-        self.path_pos.clear();
-        self.game.enter(&self.root_pos);
-        self.path.push(root);
-        self.path_pos.push(self.root_pos.clone());
-        let mv = self.game.decode(&self.root_pos, self.tree.node(c).mv()).expect("tree moves are legal");
-        let pos = self.game.play(&self.root_pos, mv);
-        self.game.enter(&pos);
-        self.path.push(c);
-        self.path_pos.push(pos);
-        Some(self.refresh(c, window, abort))
+        let (k, son) = (0..self.path.len() - 1).find_map(|k| {
+            let next = self.path[k + 1];
+            self.tree
+                .children(self.path[k])
+                .find(|&c| c != next && !self.tree.node(c).has(DROPPED) && self.is_outdated(self.tip_below(c)))
+                .map(|c| (k, c))
+        })?;
+        // Rewind the entered line to the father, then enter the line to the tip instead.
+        for _ in k + 1..self.path.len() {
+            self.game.leave();
+        }
+        self.path.truncate(k + 1);
+        self.path_pos.truncate(k + 1);
+        let mut id = son;
+        loop {
+            let pos = self.path_pos.last().expect("one position per path node");
+            let mv = self.game.decode(pos, self.tree.node(id).mv()).expect("tree moves are legal");
+            let next = self.game.play(pos, mv);
+            self.game.enter(&next);
+            self.path.push(id);
+            self.path_pos.push(next);
+            if self.tree.node(id).is_tip() {
+                break;
+            }
+            id = self.tree.children(id).start + self.tree.node(id).best() as NodeId;
+        }
+        let tip = id;
+        let window = self.refresh_window(tip);
+        Some(self.refresh(tip, window, abort))
+    }
+
+    /// The tip at the end of the line of best sons from `id` (`id` itself if a tip).
+    fn tip_below(&self, mut id: NodeId) -> &Node {
+        while !self.tree.node(id).is_tip() {
+            id = self.tree.children(id).start + self.tree.node(id).best() as NodeId;
+        }
+        self.tree.node(id)
     }
 
     /// The window a stale tip at the end of the path needs: its value matters exactly only

@@ -1,5 +1,6 @@
 //! Synthetic game trees for testing the bandwidth search against known answers: uniform
-//! trees with given leaf values and interior estimates, and an unbounded random tree.
+//! trees with given leaf values and interior estimates (also with estimates that look
+//! ahead, as tip probes do), and an unbounded random tree.
 
 use crate::moves::MoveCode;
 
@@ -170,6 +171,74 @@ impl GameTree for UniformTree {
         self.evaluations[pos.ply] += 1;
         let value = self.value(*pos);
         if pos.ply == self.depth { Tip::terminal(value) } else { Tip::estimate(value) }
+    }
+}
+
+/// A [`UniformTree`] whose estimates look ahead: the estimate at depth `d` is the negamax
+/// of the tree's own estimates `d` plies down (exact from the depth of the leaves on), as a
+/// tip probe is on a real game. For the deepening search.
+#[derive(Clone, Debug)]
+pub struct LookAheadTree {
+    tree: UniformTree,
+}
+
+impl LookAheadTree {
+    /// Wraps `tree`.
+    pub fn new(tree: UniformTree) -> LookAheadTree {
+        LookAheadTree { tree }
+    }
+
+    /// The wrapped tree.
+    pub fn tree(&self) -> &UniformTree {
+        &self.tree
+    }
+
+    fn negamax(&self, pos: UniformPos, depth: u32) -> i32 {
+        if depth == 0 || pos.ply == self.tree.depth {
+            return self.tree.value(pos);
+        }
+        let b = self.tree.branching;
+        (0..b)
+            .map(|j| -self.negamax(UniformPos { ply: pos.ply + 1, index: pos.index * b + j }, depth - 1))
+            .max()
+            .expect("b >= 1")
+    }
+}
+
+impl GameTree for LookAheadTree {
+    type Pos = UniformPos;
+    type Move = usize;
+
+    fn moves(&mut self, pos: &UniformPos, out: &mut Vec<usize>) {
+        self.tree.moves(pos, out);
+    }
+
+    fn code(&self, mv: usize) -> MoveCode {
+        self.tree.code(mv)
+    }
+
+    fn decode(&mut self, pos: &UniformPos, code: MoveCode) -> Option<usize> {
+        self.tree.decode(pos, code)
+    }
+
+    fn play(&mut self, pos: &UniformPos, mv: usize) -> UniformPos {
+        self.tree.play(pos, mv)
+    }
+
+    fn enter(&mut self, _: &UniformPos) {}
+
+    fn leave(&mut self) {}
+
+    fn evaluate(&mut self, pos: &UniformPos, _: usize, depth: u32, _: Window) -> Tip {
+        self.tree.evaluations[pos.ply] += 1;
+        if pos.ply == self.tree.depth {
+            return Tip::terminal(self.tree.value(*pos));
+        }
+        Tip::estimate_at(self.negamax(*pos, depth), depth)
+    }
+
+    fn deepest_estimate(&self) -> u32 {
+        self.tree.depth as u32
     }
 }
 
