@@ -591,8 +591,9 @@ fn a_frozen_tree_deepens_its_tips_instead_of_growing() {
     let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
     let mut game = ChessTree::new(1 << 20, Arc::new(Signals::default())).unwrap();
     game.set_history(&[]);
-    // Deepening by expansion count off: only freezing raises the look-ahead here.
-    let p = BandwidthParams { deepen_every: 1_000_000, ..BandwidthParams::default() };
+    // Deepening by expansion count off: only freezing raises the look-ahead here. A band
+    // wide enough that collapsing out-of-band subtrees cannot keep up with the growth.
+    let p = BandwidthParams { band: 30, deepen_every: 1_000_000, ..BandwidthParams::default() };
     let mut searcher = Searcher::new(game, ChessPos::new(pos.clone()), p, 1).unwrap();
     let cap = searcher.tree().cap();
     let mut steps = 0;
