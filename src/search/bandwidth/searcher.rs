@@ -527,12 +527,7 @@ impl<G: GameTree> Searcher<G> {
         self.path_pos.truncate(k + 1);
         let mut id = son;
         loop {
-            let pos = self.path_pos.last().expect("one position per path node");
-            let mv = self.game.decode(pos, self.tree.node(id).mv()).expect("tree moves are legal");
-            let next = self.game.play(pos, mv);
-            self.game.enter(&next);
-            self.path.push(id);
-            self.path_pos.push(next);
+            self.descend(id);
             if self.tree.node(id).is_tip() {
                 break;
             }
@@ -631,13 +626,18 @@ impl<G: GameTree> Searcher<G> {
             let Some(son) = self.pick_son(id, win) else {
                 return Selection::Stuck;
             };
-            let pos = self.path_pos.last().expect("one position per path node");
-            let mv = self.game.decode(pos, self.tree.node(son).mv()).expect("tree moves are legal in their position");
-            let next = self.game.play(pos, mv);
-            self.game.enter(&next);
-            self.path.push(son);
-            self.path_pos.push(next);
+            self.descend(son);
         }
+    }
+
+    /// Extends the path by `son` of its last node, entering the son's position in the game.
+    fn descend(&mut self, son: NodeId) {
+        let pos = self.path_pos.last().expect("one position per path node");
+        let mv = self.game.decode(pos, self.tree.node(son).mv()).expect("tree moves are legal in their position");
+        let next = self.game.play(pos, mv);
+        self.game.enter(&next);
+        self.path.push(son);
+        self.path_pos.push(next);
     }
 
     fn leave_path(&mut self) {
