@@ -300,10 +300,15 @@ impl<G: GameTree> Searcher<G> {
         self.params.unlimited_band() || key >= best_key - self.params.band
     }
 
+    /// The best son of the expanded node `id`, by key.
+    #[inline]
+    fn best_son(&self, id: NodeId) -> NodeId {
+        self.tree.children(id).start + self.tree.node(id).best() as NodeId
+    }
+
     /// The key of the best son of `id` (whose sons exist).
     fn best_key(&self, id: NodeId) -> i32 {
-        let node = self.tree.node(id);
-        self.key(self.tree.node(self.tree.children(id).start + node.best() as NodeId))
+        self.key(self.tree.node(self.best_son(id)))
     }
 
     /// True if son `c` of a father whose best key is `best_key` is inside the band.
@@ -525,15 +530,12 @@ impl<G: GameTree> Searcher<G> {
         }
         self.path.truncate(k + 1);
         self.path_pos.truncate(k + 1);
-        let mut id = son;
-        loop {
-            self.descend(id);
-            if self.tree.node(id).is_tip() {
-                break;
-            }
-            id = self.tree.children(id).start + self.tree.node(id).best() as NodeId;
+        let mut tip = son;
+        self.descend(tip);
+        while !self.tree.node(tip).is_tip() {
+            tip = self.best_son(tip);
+            self.descend(tip);
         }
-        let tip = id;
         let window = self.refresh_window(tip);
         Some(self.refresh(tip, window, abort))
     }
@@ -541,7 +543,7 @@ impl<G: GameTree> Searcher<G> {
     /// The tip at the end of the line of best sons from `id` (`id` itself if a tip).
     fn tip_below(&self, mut id: NodeId) -> &Node {
         while !self.tree.node(id).is_tip() {
-            id = self.tree.children(id).start + self.tree.node(id).best() as NodeId;
+            id = self.best_son(id);
         }
         self.tree.node(id)
     }
@@ -928,7 +930,7 @@ impl<G: GameTree> Searcher<G> {
         let mut protected = self.principal_nodes(values.as_deref());
         let mut id = root;
         while !self.tree.node(id).is_tip() {
-            id = self.tree.children(id).start + self.tree.node(id).best() as NodeId;
+            id = self.best_son(id);
             protected.push(id);
         }
         protected.sort_unstable();
@@ -1034,7 +1036,7 @@ impl<G: GameTree> Searcher<G> {
     pub fn line_below(&self, mut id: NodeId) -> Vec<MoveCode> {
         let mut line = Vec::new();
         while !self.tree.node(id).is_tip() {
-            id = self.tree.children(id).start + self.tree.node(id).best() as NodeId;
+            id = self.best_son(id);
             line.push(self.tree.node(id).mv());
         }
         line
