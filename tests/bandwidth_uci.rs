@@ -138,6 +138,10 @@ fn search_mode_switches_back_and_forth() {
             let (search, reused) = go_reusing(&mut e, "go movetime 200", &pos);
             assert_eq!(reused, 0, "a new bandwidth searcher starts with a bare tree");
             assert!(search.max_depth() >= 2, "{:#?}", search.lines);
+            for line in search.lines.iter().filter(|l| l.starts_with("info depth")) {
+                let pv = pv_of(line).len() as i64;
+                assert_eq!(field(line, "depth"), Some(pv), "depth is the principal line's length: {line}");
+            }
         } else {
             let search = e.go("go depth 4", &pos);
             assert_eq!(search.max_depth(), 4, "{:#?}", search.lines);

@@ -474,7 +474,9 @@ impl Bandwidth {
         } else {
             value
         };
-        let depth = if pondered == Some(None) { 0 } else { root.pvlen() as u32 };
+        // The length of the line reported: the root's own line can differ where brothers tie
+        // (the reported line breaks ties by subtree size, the root's by order).
+        let depth = pv.len() as u32;
         Report {
             depth,
             seldepth: (self.searcher.deepest().saturating_sub(usize::from(self.ponder_on.is_some())) as u32).max(depth),
