@@ -180,8 +180,13 @@ impl<G: GameTree> Searcher<G> {
     }
 
     fn is_stale_node(&self, node: &Node) -> bool {
-        node.flags() & (TERMINAL | COLLAPSED) == 0
-            && (node.has(CUT) && self.deepens() || node.is_bound() || node.depth() < self.probe_depth)
+        node.flags() & (TERMINAL | COLLAPSED) == 0 && (node.is_bound() || self.is_behind(node))
+    }
+
+    /// True if the estimate of `node` looked less far ahead than the search now does, or is
+    /// a cut son's refutation while estimates deepen.
+    fn is_behind(&self, node: &Node) -> bool {
+        node.depth() < self.probe_depth || node.has(CUT) && self.deepens()
     }
 
     /// True when the game's estimates deepen and the search deepens them: then a double
@@ -498,11 +503,10 @@ impl<G: GameTree> Searcher<G> {
         }
     }
 
-    /// True if the tip `node` holds an estimate older than the search's look-ahead (or a cut
-    /// son's refutation) that the sweep should renew, whether or not it is in the band.
+    /// True if the tip `node` is [behind](Searcher::is_behind) and the sweep should renew
+    /// it, whether or not it is in the band (a bound that is not behind stays a bound).
     fn is_outdated(&self, node: &Node) -> bool {
-        node.flags() & (TERMINAL | COLLAPSED | DROPPED | EXHAUSTED) == 0
-            && (node.depth() < self.probe_depth || node.has(CUT) && self.deepens())
+        node.flags() & (TERMINAL | COLLAPSED | DROPPED | EXHAUSTED) == 0 && self.is_behind(node)
     }
 
     /// Before a selected tip is touched, values again one outdated tip below a node on the
