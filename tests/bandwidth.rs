@@ -9,10 +9,10 @@ use harrier::moves::{decode, encode, parse_uci};
 use harrier::search::bandwidth::Bandwidth;
 use harrier::search::bandwidth::chess::{ChessPos, ChessTree};
 use harrier::search::bandwidth::game::GameTree;
-use harrier::search::bandwidth::params::{BandwidthParams, MAX_BAND};
+use harrier::search::bandwidth::params::{BandwidthParams, LOOK_AHEAD_TAPER, MAX_BAND};
 use harrier::search::bandwidth::searcher::{Searcher, Step};
 use harrier::search::bandwidth::synthetic::{LookAheadTree, RandomTree, UniformPos, UniformTree};
-use harrier::search::bandwidth::tree::{CUT, DROPPED, PROVEN};
+use harrier::search::bandwidth::tree::{CUT, DROPPED, PROVEN, TERMINAL};
 use harrier::search::{Limits, Score, SearchJob, Signals, Silent};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, zobrist::Zobrist64};
@@ -205,6 +205,50 @@ fn deepening_look_ahead_finds_minimax_through_a_narrow_band() {
     // that a shallow estimate put out of the band comes back when a deeper one clears it.
     let wrong = wrong_seeds_with_deepening(0..100);
     assert!(wrong.is_empty(), "wrong on seeds {wrong:?}");
+}
+
+#[test]
+fn each_double_expansion_below_the_root_tapers_the_look_ahead_of_its_tips() {
+    let tree = LookAheadTree::new(UniformTree::random(3, 12, 7, 200, 200));
+    let root = tree.tree().root();
+    let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 4, ..BandwidthParams::default() };
+    let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+    // Up to an expansion at look-ahead 6 or more that left the look-ahead as it was: its
+    // new tips are up to date.
+    loop {
+        let before = searcher.probe_depth();
+        let step = searcher.step(&mut never);
+        assert!(matches!(step, Step::Expanded | Step::Refreshed));
+        if step == Step::Expanded && before >= 6 && searcher.probe_depth() == before {
+            break;
+        }
+    }
+    // The root's sons and grandsons look as far ahead as the search does; a son valued by
+    // its own probe looks one ply further than its replies, so both share one horizon.
+    assert_eq!(searcher.look_ahead_at(2), searcher.probe_depth());
+    let horizon = |ply: usize| ply as u32 + searcher.look_ahead_at(ply);
+    for level in 1..4 {
+        let (son, reply) = (2 * level - 1, 2 * level);
+        assert_eq!(horizon(son), horizon(reply), "level {level}");
+        // Each double expansion gains two plies of tree and gives up the taper.
+        assert_eq!(horizon(reply + 2), horizon(reply) + 2 - LOOK_AHEAD_TAPER, "level {level}");
+    }
+    assert_eq!(searcher.look_ahead_at(60), 1, "never below the base look-ahead");
+    // The tree's tips were valued that way: none looks further ahead than the search asks
+    // at its ply, and deep ones that are up to date look less far than the root's.
+    let tree = searcher.tree();
+    let mut stack = vec![(tree.root(), 0usize)];
+    let mut tapered = 0;
+    while let Some((id, ply)) = stack.pop() {
+        let node = tree.node(id);
+        if node.is_tip() && !node.has(TERMINAL) {
+            assert!(node.depth() <= searcher.look_ahead_at(ply), "a tip at ply {ply} looks too far");
+            let asked = searcher.look_ahead_at(ply);
+            tapered += usize::from(ply >= 3 && node.depth() == asked && asked < searcher.look_ahead_at(ply - 2));
+        }
+        stack.extend(tree.children(id).map(|c| (c, ply + 1)));
+    }
+    assert!(tapered > 0, "no up-to-date tip below the root's double expansion");
 }
 
 /// Checks which sons of `father` are out of the band and, in strict mode, dropped.

@@ -161,8 +161,9 @@ impl AlphaBeta {
     /// quiescence search when `depth` is 0, else alpha-beta searches of depth 1 up to
     /// `depth` (the shallow ones order the moves of the deep one). `history` holds the keys
     /// of the positions before `pos` (for repetitions); mate values are relative to `pos`.
-    /// A value at or below `alpha`, or at or above `beta`, is a bound (fail-soft).
-    /// `None` when the stop flag was set or `clock`'s hard limit passed during the probe.
+    /// A value at or below `alpha`, or at or above `beta`, is a bound (fail-soft); a null
+    /// window gets a non-PV search. `None` when the stop flag was set or `clock`'s hard
+    /// limit passed during the probe.
     pub fn probe(
         &mut self,
         pos: &Chess,
@@ -188,9 +189,16 @@ impl AlphaBeta {
         self.root_index = self.keys.len();
         let key = key_of(pos);
         self.keys.push(key);
+        // A null window asks only on which side of it the value lies: the cheaper non-PV
+        // search answers that, as it does for PVS's scouts.
+        let scout = beta - alpha == 1;
         let mut value = 0;
         for d in 1..=depth.min(MAX_DEPTH) {
-            value = self.negamax::<true>(pos, key, d as i32, 0, alpha, beta, true);
+            value = if scout {
+                self.negamax::<false>(pos, key, d as i32, 0, alpha, beta, true)
+            } else {
+                self.negamax::<true>(pos, key, d as i32, 0, alpha, beta, true)
+            };
             if self.stopped {
                 return None;
             }

@@ -275,6 +275,13 @@ mod tests {
         let above = fresh.evaluate(&pos, 1, 2, Window { alpha: exact.value + 50, beta: exact.value + 51 });
         assert!(above.bound);
         assert!(above.value <= exact.value + 50);
+        // A null window gets a non-PV search (with its pruning): it must still land on the
+        // right side of a window well away from the exact value.
+        let mut fresh = tree();
+        fresh.enter(&pos);
+        let below = fresh.evaluate(&pos, 1, 2, Window { alpha: exact.value - 51, beta: exact.value - 50 });
+        assert!(below.bound);
+        assert!(below.value >= exact.value - 50);
     }
 
     #[test]

@@ -24,6 +24,10 @@ pub const MAX_TIP_PROBE_DEPTH: u32 = 3;
 /// one ply (the base is `TipProbeDepth`, restored at every search): best-first on top,
 /// alpha-beta below, as in Korf and Chickering's hybrid.
 pub const DEFAULT_DEEPEN_EVERY: u64 = 4;
+/// Look-ahead taken off the tips of each double expansion below the root's (see
+/// `regular_look_ahead_at` in the searcher): 0 gives every tip the same look-ahead, 2 the
+/// same horizon (as alpha-beta); between, a line gains one ply of horizon per expansion.
+pub const LOOK_AHEAD_TAPER: u32 = 1;
 /// The deepest tip probe the search deepens to.
 pub const DEEPEST_TIP_PROBE: u32 = 64;
 /// Transposition table of the tip prober, in MB.

@@ -175,18 +175,18 @@ impl<G: GameTree> Searcher<G> {
     /// selection finds every one that could matter; valuing it costs one estimate, where
     /// expanding it would cost one per son. (Where estimates do not deepen, a refutation
     /// says more than the son's own estimate: a cut son is expanded, as Harris does.)
-    fn is_stale(&self, id: NodeId) -> bool {
-        self.is_stale_node(self.tree.node(id))
+    fn is_stale(&self, id: NodeId, ply: usize) -> bool {
+        self.is_stale_node(self.tree.node(id), ply)
     }
 
-    fn is_stale_node(&self, node: &Node) -> bool {
-        node.flags() & (TERMINAL | COLLAPSED) == 0 && (node.is_bound() || self.is_behind(node))
+    fn is_stale_node(&self, node: &Node, ply: usize) -> bool {
+        node.flags() & (TERMINAL | COLLAPSED) == 0 && (node.is_bound() || self.is_behind(node, ply))
     }
 
-    /// True if the estimate of `node` looked less far ahead than the search now does, or is
-    /// a cut son's refutation while estimates deepen.
-    fn is_behind(&self, node: &Node) -> bool {
-        node.depth() < self.probe_depth || node.has(CUT) && self.deepens()
+    /// True if the estimate of `node`, `ply` plies below the root, looked less far ahead
+    /// than the search now asks there, or is a cut son's refutation while estimates deepen.
+    fn is_behind(&self, node: &Node, ply: usize) -> bool {
+        node.depth() < self.regular_look_ahead_at(ply) || node.has(CUT) && self.deepens()
     }
 
     /// True when the game's estimates deepen and the search deepens them: then a double
@@ -195,10 +195,24 @@ impl<G: GameTree> Searcher<G> {
         self.params.deepen_every != u64::MAX && self.game.deepest_estimate() > 0
     }
 
-    /// The look-ahead a tip `ply` plies below the root gets now: the search's, plus one
-    /// off the regular parity (a cut son), so that its horizon lines up with its cousins'.
-    fn look_ahead_at(&self, ply: usize) -> u32 {
-        self.probe_depth + u32::from(ply % 2 != self.tip_parity)
+    /// The look-ahead a tip `ply` plies below the root gets now: the
+    /// [regular](Searcher::regular_look_ahead_at) one, plus one off the regular parity (a
+    /// cut son), so that its horizon lines up with its cousins'.
+    pub fn look_ahead_at(&self, ply: usize) -> u32 {
+        self.regular_look_ahead_at(ply) + u32::from(ply % 2 != self.tip_parity)
+    }
+
+    /// The look-ahead of a regular tip `ply` plies below the root: the search's, less
+    /// [`LOOK_AHEAD_TAPER`] for every double expansion between the root's and the tip's
+    /// (not below the base depth). Every move of the principal line has brothers that
+    /// must be valued again whenever the look-ahead grows; without the taper, each of
+    /// those levels would cost as much as the root's, and a long line would starve the
+    /// root's moves of look-ahead. With it, the cost falls level by level, as alpha-beta's
+    /// does with the remaining depth, while a line still gains look-ahead as it grows.
+    fn regular_look_ahead_at(&self, ply: usize) -> u32 {
+        let level = ((ply + 1 + self.tip_parity) / 2).saturating_sub(1);
+        let taper = u32::try_from(level).unwrap_or(u32::MAX).saturating_mul(LOOK_AHEAD_TAPER);
+        self.probe_depth.saturating_sub(taper).max(self.base_depth())
     }
 
     /// Starts a fresh tree at `root` (the game's history must already be set for it). The
@@ -460,16 +474,19 @@ impl<G: GameTree> Searcher<G> {
             if let Some(step) = self.sweep_path(abort) {
                 return step;
             }
-            if self.is_stale(tip) {
+            if self.is_stale(tip, self.path.len() - 1) {
+                // A bound (a reply never valued, or one cut off earlier) is expected out
+                // of the band, a tip that is only behind in look-ahead is not.
                 let window = self.refresh_window(tip);
-                return self.refresh(tip, window, abort);
+                let scout = self.tree.node(tip).is_bound();
+                return self.refresh(tip, window, scout, abort);
             }
             if self.frozen {
                 // Scorpio's freeze: no room to grow, so look further ahead from the tips.
                 // A collapsed stub or a cut son gets a deeper estimate of its own too.
                 let deeper = self.tree.node(tip).depth().max(self.probe_depth) + 1;
                 if self.deepen_to(deeper) && !self.tree.node(tip).has(TERMINAL) {
-                    return self.refresh(tip, Window::FULL, abort);
+                    return self.refresh(tip, Window::FULL, false, abort);
                 }
                 self.leave_path();
                 return Step::Frozen;
@@ -505,8 +522,8 @@ impl<G: GameTree> Searcher<G> {
 
     /// True if the tip `node` is [behind](Searcher::is_behind) and the sweep should renew
     /// it, whether or not it is in the band (a bound that is not behind stays a bound).
-    fn is_outdated(&self, node: &Node) -> bool {
-        node.flags() & (TERMINAL | COLLAPSED | DROPPED | EXHAUSTED) == 0 && self.is_behind(node)
+    fn is_outdated(&self, (node, ply): (&Node, usize)) -> bool {
+        node.flags() & (TERMINAL | COLLAPSED | DROPPED | EXHAUSTED) == 0 && self.is_behind(node, ply)
     }
 
     /// Before a selected tip is touched, values again one outdated tip below a node on the
@@ -525,7 +542,7 @@ impl<G: GameTree> Searcher<G> {
             let next = self.path[k + 1];
             self.tree
                 .children(self.path[k])
-                .find(|&c| c != next && !self.tree.node(c).has(DROPPED) && self.is_outdated(self.tip_below(c)))
+                .find(|&c| c != next && !self.tree.node(c).has(DROPPED) && self.is_outdated(self.tip_below(c, k + 1)))
                 .map(|c| (k, c))
         })?;
         // Rewind the entered line to the father, then enter the line to the tip instead.
@@ -541,15 +558,17 @@ impl<G: GameTree> Searcher<G> {
             self.descend(tip);
         }
         let window = self.refresh_window(tip);
-        Some(self.refresh(tip, window, abort))
+        Some(self.refresh(tip, window, true, abort))
     }
 
-    /// The tip at the end of the line of best sons from `id` (`id` itself if a tip).
-    fn tip_below(&self, mut id: NodeId) -> &Node {
+    /// The tip at the end of the line of best sons from `id`, `ply` plies below the root
+    /// (`id` itself if a tip), and its ply.
+    fn tip_below(&self, mut id: NodeId, mut ply: usize) -> (&Node, usize) {
         while !self.tree.node(id).is_tip() {
             id = self.best_son(id);
+            ply += 1;
         }
-        self.tree.node(id)
+        (self.tree.node(id), ply)
     }
 
     /// The window a stale tip at the end of the path needs: its value matters exactly only
@@ -570,7 +589,7 @@ impl<G: GameTree> Searcher<G> {
             .children(father)
             .filter(|&c| c != id)
             .map(|c| self.tree.node(c))
-            .filter(|son| !(son.has(DROPPED) || son.is_tip() && self.is_stale_node(son)))
+            .filter(|son| !(son.has(DROPPED) || son.is_tip() && self.is_stale_node(son, self.path.len() - 1)))
             .map(|son| self.key(son))
             .max();
         known.map_or(Window::FULL, |best| self.band_window(best))
@@ -587,14 +606,14 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// Values the stale tip `id` at the end of the path again with the current look-ahead
-    /// (exactly inside `window`) and backs up.
-    fn refresh(&mut self, id: NodeId, window: Window, abort: &mut dyn FnMut() -> bool) -> Step {
+    /// (exactly inside `window`; first by a [scout](Searcher::estimate) when `scout`) and
+    /// backs up.
+    fn refresh(&mut self, id: NodeId, window: Window, scout: bool, abort: &mut dyn FnMut() -> bool) -> Step {
         let ply = self.path.len() - 1;
-        let pos = self.path_pos.last().expect("one position per path node");
+        let pos = self.path_pos.last().expect("one position per path node").clone();
         // The tip itself is not on the entered line: its father is the last entered.
         self.game.leave();
-        let tip = self.game.evaluate(pos, ply, self.look_ahead_at(ply), window);
-        let pos = pos.clone();
+        let tip = self.estimate(&pos, ply, self.look_ahead_at(ply), window, scout);
         self.game.enter(&pos);
         if abort() {
             self.stats.aborted += 1;
@@ -606,6 +625,24 @@ impl<G: GameTree> Searcher<G> {
         self.back_up_path();
         self.leave_path();
         Step::Refreshed
+    }
+
+    /// Values `pos`, `ply` plies below the root, looking `depth` ahead, exactly inside
+    /// `window`. With `scout` (a son not expected within the band), where estimates are
+    /// searches, the game is first asked only whether the value lies at or above the
+    /// window's top, out of the band: a null window answers that for less (in alpha-beta
+    /// terms, a non-PV search), and only a son it finds inside is valued again, as PVS
+    /// does. (A static estimate costs the same in any window: no scout there.)
+    fn estimate(&mut self, pos: &G::Pos, ply: usize, depth: u32, window: Window, scout: bool) -> Tip {
+        let searches = self.game.deepest_estimate() > 0;
+        if scout && searches && window.beta < Window::FULL.beta && window.alpha < window.beta - 1 {
+            let null = Window { alpha: window.beta - 1, beta: window.beta };
+            let tip = self.game.evaluate(pos, ply, depth, null);
+            if tip.terminal || tip.value >= window.beta || tip.value <= window.alpha {
+                return tip;
+            }
+        }
+        self.game.evaluate(pos, ply, depth, window)
     }
 
     /// Walks from the root to the tip to expand, entering each position in the game. A
@@ -689,7 +726,7 @@ impl<G: GameTree> Searcher<G> {
         for k in 0..count {
             let mv = self.moves[k];
             let child = self.game.play(pos, mv);
-            let tip = self.game.evaluate(&child, ply, depth, self.band_window(best));
+            let tip = self.estimate(&child, ply, depth, self.band_window(best), true);
             best = best.max(back_up(tip.value));
             self.stats.created += 1;
             *self.tree.node_mut(first + k as NodeId) = Node::tip(self.game.code(mv), tip);
@@ -703,18 +740,20 @@ impl<G: GameTree> Searcher<G> {
 
     /// Expands the tip `id` at the end of the path: two plies, or one when the tip is off
     /// the regular parity (a revived stub). The new tips look as far ahead as the search
-    /// does now, or as the expanded tip did if that was further, so that no line loses
-    /// look-ahead by growing. In a double expansion whose replies are each valued (Harris's
-    /// way) the sons, whose estimates only order them, look one ply less; where one probe
-    /// per son stands in for its replies (see [`add_replies`](Searcher::add_replies)), one
-    /// ply more.
+    /// asks at their ply, or as the expanded tip did less the taper between their levels if
+    /// that was further, so that no line loses more than the taper by growing. In a double
+    /// expansion whose replies are each valued (Harris's way) the sons, whose estimates
+    /// only order them, look one ply less; where one probe per son stands in for its
+    /// replies (see [`add_replies`](Searcher::add_replies)), one ply more.
     fn expand(&mut self, id: NodeId, abort: &mut dyn FnMut() -> bool) -> Expansion {
         let depth = self.path.len() - 1;
         let mark = self.tree.len();
         let pos = self.path_pos.last().expect("one position per path node").clone();
         let restrict = depth == 0 && self.is_restricted();
         let double = depth % 2 == self.tip_parity;
-        let look_ahead = self.probe_depth.max(self.tree.node(id).depth());
+        let tips_ply = depth + if double { 2 } else { 1 };
+        let taper = self.regular_look_ahead_at(depth) - self.regular_look_ahead_at(tips_ply);
+        let look_ahead = self.regular_look_ahead_at(tips_ply).max(self.tree.node(id).depth().saturating_sub(taper));
         let by_probes = double && self.deepens();
         let sons_look_ahead = if by_probes {
             look_ahead + 1
@@ -751,7 +790,7 @@ impl<G: GameTree> Searcher<G> {
                 return e;
             }
         }
-        self.deepest = self.deepest.max(depth + if double { 2 } else { 1 });
+        self.deepest = self.deepest.max(tips_ply);
         self.tree.node_mut(id).set_children(first, count);
         Expansion::Done
     }
