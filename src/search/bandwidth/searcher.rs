@@ -192,7 +192,13 @@ impl<G: GameTree> Searcher<G> {
     /// True when the game's estimates deepen and the search deepens them: then a double
     /// expansion values the sons with one probe each (see [`add_replies`](Searcher::add_replies)).
     fn deepens(&self) -> bool {
-        self.params.deepen_every != u64::MAX && self.game.deepest_estimate() > 0
+        self.params.deepen_every != u64::MAX && self.estimates_search()
+    }
+
+    /// True when the game's estimates look ahead (are searches), so that a narrower window
+    /// makes them cheaper.
+    fn estimates_search(&self) -> bool {
+        self.game.deepest_estimate() > 0
     }
 
     /// The look-ahead a tip `ply` plies below the root gets now: the
@@ -634,8 +640,7 @@ impl<G: GameTree> Searcher<G> {
     /// terms, a non-PV search), and only a son it finds inside is valued again, as PVS
     /// does. (A static estimate costs the same in any window: no scout there.)
     fn estimate(&mut self, pos: &G::Pos, ply: usize, depth: u32, window: Window, scout: bool) -> Tip {
-        let searches = self.game.deepest_estimate() > 0;
-        if scout && searches && window.beta < Window::FULL.beta && window.alpha < window.beta - 1 {
+        if scout && self.estimates_search() && window.beta < Window::FULL.beta && window.alpha < window.beta - 1 {
             let null = Window { alpha: window.beta - 1, beta: window.beta };
             let tip = self.game.evaluate(pos, ply, depth, null);
             if tip.terminal || tip.value >= window.beta || tip.value <= window.alpha {
@@ -752,8 +757,9 @@ impl<G: GameTree> Searcher<G> {
         let restrict = depth == 0 && self.is_restricted();
         let double = depth % 2 == self.tip_parity;
         let tips_ply = depth + if double { 2 } else { 1 };
-        let taper = self.regular_look_ahead_at(depth) - self.regular_look_ahead_at(tips_ply);
-        let look_ahead = self.regular_look_ahead_at(tips_ply).max(self.tree.node(id).depth().saturating_sub(taper));
+        let asked = self.regular_look_ahead_at(tips_ply);
+        let taper = self.regular_look_ahead_at(depth) - asked;
+        let look_ahead = asked.max(self.tree.node(id).depth().saturating_sub(taper));
         let by_probes = double && self.deepens();
         let sons_look_ahead = if by_probes {
             look_ahead + 1
