@@ -1,19 +1,21 @@
 //! The bandwidth searcher against known answers: alpha-beta's best case on perfectly ordered
 //! trees and the double expansion's counts, exact minimax on random trees whose estimates
-//! respect the band (or whose look-ahead deepens past them), the direction of the drop rule, four verified mates and the longest
-//! resistance, search limits, idle thinking, tree reuse across moves, and the memory cap.
+//! respect the band (or whose look-ahead deepens past them, answering narrow windows with
+//! bounds), the windows of sons, the direction of the drop rule, four verified mates and the
+//! longest resistance, search limits, idle thinking, tree reuse across moves, and the memory
+//! cap.
 
 use std::sync::Arc;
 
 use harrier::moves::{decode, encode, parse_uci};
 use harrier::search::bandwidth::Bandwidth;
 use harrier::search::bandwidth::chess::{ChessPos, ChessTree};
-use harrier::search::bandwidth::game::GameTree;
+use harrier::search::bandwidth::game::{GameTree, Window};
 use harrier::search::bandwidth::params::{BandwidthParams, LOOK_AHEAD_TAPER, MAX_BAND};
-use harrier::search::bandwidth::searcher::{Searcher, Step};
+use harrier::search::bandwidth::searcher::{Searcher, Step, son_window};
 use harrier::search::bandwidth::synthetic::{LookAheadTree, RandomTree, UniformPos, UniformTree};
 use harrier::search::bandwidth::tree::{CUT, DROPPED, PROVEN, TERMINAL};
-use harrier::search::{Limits, Score, SearchJob, Signals, Silent};
+use harrier::search::{Limits, MATE, Score, SearchJob, Signals, Silent};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, zobrist::Zobrist64};
 
@@ -205,6 +207,29 @@ fn deepening_look_ahead_finds_minimax_through_a_narrow_band() {
     // that a shallow estimate put out of the band comes back when a deeper one clears it.
     let wrong = wrong_seeds_with_deepening(0..100);
     assert!(wrong.is_empty(), "wrong on seeds {wrong:?}");
+}
+
+#[test]
+fn a_sons_window_follows_its_fathers_window_and_the_band_of_its_brothers() {
+    let full = Window::FULL;
+    // At the root only the band of the best brother bounds a son: from its side, a value
+    // at or above the top puts it out of the band.
+    assert_eq!(son_window(full, None, 30), full);
+    assert_eq!(son_window(full, Some(100), 30), Window { alpha: full.alpha, beta: -69 });
+    // Below, the father's window turns over: a son at or below alpha takes the father
+    // above its window, one at or above beta below it...
+    let father = Window { alpha: -50, beta: 20 };
+    assert_eq!(son_window(father, None, 0), Window { alpha: -20, beta: 50 });
+    // ...unless a brother reaches into the father's window: then the band of that brother
+    // decides, narrower than the father's window or, with a wide band, wider (a son
+    // inside the band is selected whatever the father is worth).
+    assert_eq!(son_window(father, Some(0), 0), Window { alpha: -20, beta: 1 });
+    assert_eq!(son_window(father, Some(0), 30), Window { alpha: -20, beta: 31 });
+    assert_eq!(son_window(father, Some(0), 60), Window { alpha: -20, beta: 61 });
+    assert_eq!(son_window(father, Some(-80), 0), Window { alpha: -20, beta: 50 });
+    // Mate values back up one ply longer: an edge among them is no edge for the son.
+    let mating = Window { alpha: MATE - 10, beta: MATE };
+    assert_eq!(son_window(mating, None, 0), full);
 }
 
 #[test]
@@ -524,7 +549,7 @@ fn search_limits_are_respected() {
 
 #[test]
 fn idle_thinking_grows_the_tree_and_stops_on_request() {
-    // Quiescence tips: an expansion then fits well inside the 300 polls below (the stop
+    // Quiescence tips: an expansion then fits well inside the 5000 polls below (the stop
     // closure is polled after every tip).
     let mut searcher = bandwidth(BandwidthParams { tip_probe_depth: 0, ..BandwidthParams::default() });
     searcher.search(&job(Chess::default(), Vec::new(), nodes(60_000)), &mut Silent);
@@ -533,7 +558,7 @@ fn idle_thinking_grows_the_tree_and_stops_on_request() {
     let polls = std::cell::Cell::new(0);
     let added = searcher.think_until(|| {
         polls.set(polls.get() + 1);
-        polls.get() > 300
+        polls.get() > 5000
     });
     assert!(added > 0 && searcher.nodes_in_tree() > before);
     searcher.search(&job(Chess::default(), Vec::new(), nodes(1)), &mut Silent);

@@ -28,6 +28,17 @@ use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
 /// The deepest iteration a search runs.
 pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
 
+/// How many plies less than `depth` a principal-variation node searches the quiet move it
+/// tries `searched`-th (from 0) with a null window: alpha-beta's late-move reduction, for
+/// the bandwidth searcher's scouts of the same moves.
+pub fn pv_late_move_reduction(depth: u32, searched: usize) -> u32 {
+    if depth < params::LMR_MIN_DEPTH as u32 || searched < params::LMR_FULL_DEPTH_MOVES {
+        return 0;
+    }
+    let reduction = negamax::late_move_reduction(depth as i32, searched) - 1;
+    reduction.clamp(0, depth as i32 - 2) as u32
+}
+
 /// A search running this long starts printing `currmove` lines and aspiration bounds.
 const VERBOSE_AFTER_MS: u128 = 1000;
 

@@ -25,6 +25,12 @@ static LMR_TABLE: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     table
 });
 
+/// The late-move reduction, in plies, of the quiet move searched `searched`-th (from 0)
+/// at `depth`, before the adjustments a node makes for itself.
+pub(super) fn late_move_reduction(depth: i32, searched: usize) -> i32 {
+    LMR_TABLE[(depth.max(0) as usize).min(63)][searched.min(63)]
+}
+
 /// The zobrist key of `pos` after `m`, incrementally where shakmaty can.
 #[inline]
 pub(super) fn key_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
@@ -228,7 +234,7 @@ impl AlphaBeta {
                     && !gives_check
                     && !in_check
                 {
-                    reduction = LMR_TABLE[(depth as usize).min(63)][searched.min(63)];
+                    reduction = late_move_reduction(depth, searched);
                     reduction -= i32::from(PV);
                     reduction -= i32::from(code == killers[0] || code == killers[1]);
                     if features.history {

@@ -8,8 +8,8 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
 use crate::eval::evaluate;
 use crate::moves::{MoveCode, decode, encode};
-use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::movepick::{is_tactical, mvv_lva};
+use crate::search::alphabeta::{AlphaBeta, pv_late_move_reduction};
 use crate::search::time::TimeManager;
 use crate::search::{MATE, Signals, drawn_by_rule, mated_in};
 
@@ -233,6 +233,18 @@ impl GameTree for ChessTree {
         self.estimate(pos, depth.min(DEEPEST_TIP_PROBE), window)
     }
 
+    /// Alpha-beta's reduction for a quiet move of a principal-variation node: none for a
+    /// capture, a promotion, a check or a move out of check.
+    fn reduction(&mut self, father: &ChessPos, son: &ChessPos, rank: usize, depth: u32) -> u32 {
+        let (before, after) = (father.pos.board(), son.pos.board());
+        let quiet =
+            before.occupied().count() == after.occupied().count() && before.pawns().count() == after.pawns().count();
+        if !quiet || father.pos.is_check() || son.pos.is_check() {
+            return 0;
+        }
+        pv_late_move_reduction(depth, rank)
+    }
+
     fn deepest_estimate(&self) -> u32 {
         DEEPEST_TIP_PROBE
     }
@@ -317,6 +329,32 @@ mod tests {
             .into_position(shakmaty::CastlingMode::Standard)
             .unwrap();
         assert_eq!(game.evaluate(&ChessPos::new(mated), 0, 0, Window::FULL), Tip::terminal(mated_in(0)));
+    }
+
+    #[test]
+    fn only_late_quiet_sons_are_reduced() {
+        let mut game = tree();
+        let son = |fen: &str, uci: &str| {
+            let pos = ChessPos::new(
+                fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap(),
+            );
+            let next = pos.play(parse_uci(&pos.pos, uci).unwrap());
+            (pos, next)
+        };
+        let (start, quiet) = son("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3");
+        assert!(game.reduction(&start, &quiet, 10, 8) > 0);
+        assert!(game.reduction(&start, &quiet, 30, 8) >= game.reduction(&start, &quiet, 10, 8));
+        assert_eq!(game.reduction(&start, &quiet, 1, 8), 0, "an early son");
+        assert_eq!(game.reduction(&start, &quiet, 10, 2), 0, "too shallow to reduce");
+        assert!(game.reduction(&start, &quiet, 63, 8) <= 6, "at least two plies are left");
+        let (pos, capture) = son("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5");
+        assert_eq!(game.reduction(&pos, &capture, 10, 8), 0, "a capture");
+        let (pos, check) = son("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8");
+        assert_eq!(game.reduction(&pos, &check, 10, 8), 0, "a check");
+        let (pos, promotion) = son("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n");
+        assert_eq!(game.reduction(&pos, &promotion, 10, 8), 0, "a promotion");
+        let (pos, evasion) = son("4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "e1e2");
+        assert_eq!(game.reduction(&pos, &evasion, 10, 8), 0, "out of check");
     }
 
     #[test]

@@ -99,6 +99,15 @@ pub trait GameTree {
     /// there are the arbiter's business, and the search must still name a move.
     fn evaluate(&mut self, pos: &Self::Pos, ply: usize, depth: u32, window: Window) -> Tip;
 
+    /// How many plies less than `depth` a scout of `son` may look ahead, `son` being the
+    /// `rank`-th (from 0) most promising son of `father`: a late quiet move is seldom good,
+    /// so a shallower look that keeps it out of the band is taken for the full one, as
+    /// alpha-beta's late-move reductions do. 0 (the default): never reduced.
+    fn reduction(&mut self, father: &Self::Pos, son: &Self::Pos, rank: usize, depth: u32) -> u32 {
+        let _ = (father, son, rank, depth);
+        0
+    }
+
     /// The deepest look-ahead [`evaluate`](GameTree::evaluate) offers. The search deepens
     /// its estimates up to it as it goes (0: estimates do not deepen).
     fn deepest_estimate(&self) -> u32 {

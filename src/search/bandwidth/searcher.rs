@@ -94,6 +94,24 @@ pub struct Searcher<G: GameTree> {
     son_pos: Vec<G::Pos>,
 }
 
+/// The window of a son whose father needs `father`, and whose best brother whose value
+/// is known has key `brother` (from the father's side), under a band of `band`. From the
+/// son's side, values at or below `alpha` take the father above its window; values at or
+/// above `beta` leave the son outside the band of that brother, or, where the brothers do
+/// not reach the father's window, take the father below it. (Where they do, the band
+/// rules: a son inside it is selected even below the father's window.) Edges in the mate
+/// range become no edge, since backing up shifts mate values by a ply.
+pub fn son_window(father: Window, brother: Option<i32>, band: i32) -> Window {
+    let plain = |edge: i32| edge.abs() < MATE_BOUND;
+    let alpha = if plain(father.beta) { -father.beta } else { Window::FULL.alpha };
+    let beta = match brother {
+        Some(best) if best > father.alpha => -(best - band) + 1,
+        _ if plain(father.alpha) => -father.alpha,
+        _ => Window::FULL.beta,
+    };
+    Window { alpha, beta }
+}
+
 /// One ply of backing up: the father's view of a son's value, mates one ply longer.
 #[inline]
 pub fn back_up(son_value: i32) -> i32 {
@@ -483,16 +501,24 @@ impl<G: GameTree> Searcher<G> {
             if self.is_stale(tip, self.path.len() - 1) {
                 // A bound (a reply never valued, or one cut off earlier) is expected out
                 // of the band, a tip that is only behind in look-ahead is not.
-                let window = self.refresh_window(tip);
+                let mut window = self.path_window();
+                if window.alpha >= window.beta {
+                    // Not expected: selection walks only nodes inside their windows. Should
+                    // bounds among the keys make it otherwise, the band at the father alone
+                    // still gets the tip a value, so that selection moves on.
+                    let (father, ply) = (self.path[self.path.len() - 2], self.path.len() - 1);
+                    let brother = self.best_known_brother(father, tip, ply);
+                    window = brother.map_or(Window::FULL, |best| self.band_window(best));
+                }
                 let scout = self.tree.node(tip).is_bound();
-                return self.refresh(tip, window, scout, abort);
+                return self.refresh(tip, window, scout, 0, abort);
             }
             if self.frozen {
                 // Scorpio's freeze: no room to grow, so look further ahead from the tips.
                 // A collapsed stub or a cut son gets a deeper estimate of its own too.
                 let deeper = self.tree.node(tip).depth().max(self.probe_depth) + 1;
                 if self.deepen_to(deeper) && !self.tree.node(tip).has(TERMINAL) {
-                    return self.refresh(tip, Window::FULL, false, abort);
+                    return self.refresh(tip, Window::FULL, false, 0, abort);
                 }
                 self.leave_path();
                 return Step::Frozen;
@@ -563,8 +589,24 @@ impl<G: GameTree> Searcher<G> {
             tip = self.best_son(tip);
             self.descend(tip);
         }
-        let window = self.refresh_window(tip);
-        Some(self.refresh(tip, window, true, abort))
+        let window = self.path_window();
+        let reduction = self.late_son_reduction(tip);
+        Some(self.refresh(tip, window, true, reduction, abort))
+    }
+
+    /// The reduction the game allows for a scout of the tip `id` at the end of the path,
+    /// ranked among its brothers by key.
+    fn late_son_reduction(&mut self, id: NodeId) -> u32 {
+        let n = self.path.len();
+        let father = self.path[n - 2];
+        let key = self.key(self.tree.node(id));
+        let rank = self
+            .tree
+            .children(father)
+            .filter(|&c| c != id && !self.tree.node(c).has(DROPPED) && self.key(self.tree.node(c)) > key)
+            .count();
+        let ply = n - 1;
+        self.game.reduction(&self.path_pos[n - 2], &self.path_pos[n - 1], rank, self.look_ahead_at(ply))
     }
 
     /// The tip at the end of the line of best sons from `id`, `ply` plies below the root
@@ -577,28 +619,45 @@ impl<G: GameTree> Searcher<G> {
         (self.tree.node(id), ply)
     }
 
-    /// The window a stale tip at the end of the path needs: its value matters exactly only
-    /// while it stays within the band of the best brother whose value is known (not a
-    /// bound); beyond that a bound keeps it out of the band. (Not so where a proven mate
-    /// makes selection look for a faster one outside the band.)
-    fn refresh_window(&self, id: NodeId) -> Window {
+    /// The window the node at the end of the path needs, alpha-beta style: from the root
+    /// down, each node's window follows from its father's and its brothers' (see
+    /// [`son_window`]). A tip deep in a son that is out of the band at the root is so
+    /// asked only whether it brings that son back, not for its exact value among its own
+    /// brothers. Empty (`alpha >= beta`) when the brothers of some node
+    /// of the path already put its father outside the father's window. Where keys are not
+    /// values (a depth penalty), only the band at the tip's father counts; where the band
+    /// does not rule selection (no band, or a proven mate on the path that selection hunts
+    /// a faster one for), every value is exact.
+    fn path_window(&self) -> Window {
         if self.params.unlimited_band() || self.path.len() < 2 {
             return Window::FULL;
         }
-        let father = self.path[self.path.len() - 2];
-        if self.proven_win(father).is_some() {
-            // Hunting a faster mate, selection ignores the band: a bound would not end it.
-            return Window::FULL;
+        let mut window = Window::FULL;
+        for k in 1..self.path.len() {
+            let father = self.path[k - 1];
+            if self.proven_win(father).is_some() {
+                return Window::FULL;
+            }
+            let brother = self.best_known_brother(father, self.path[k], k);
+            window = if self.params.depth_penalty != 0 {
+                brother.map_or(Window::FULL, |best| self.band_window(best))
+            } else {
+                son_window(window, brother, self.params.band)
+            };
         }
-        let known = self
-            .tree
+        window
+    }
+
+    /// The best key among the sons of `father` but `id` whose values are known (not stale
+    /// tips, `ply` plies below the root), from the father's side.
+    fn best_known_brother(&self, father: NodeId, id: NodeId, ply: usize) -> Option<i32> {
+        self.tree
             .children(father)
             .filter(|&c| c != id)
             .map(|c| self.tree.node(c))
-            .filter(|son| !(son.has(DROPPED) || son.is_tip() && self.is_stale_node(son, self.path.len() - 1)))
+            .filter(|son| !(son.has(DROPPED) || son.is_tip() && self.is_stale_node(son, ply)))
             .map(|son| self.key(son))
-            .max();
-        known.map_or(Window::FULL, |best| self.band_window(best))
+            .max()
     }
 
     /// The window of a son whose father's best key (among the other sons) is `best`: from
@@ -608,18 +667,35 @@ impl<G: GameTree> Searcher<G> {
         if best == NO_VALUE || self.params.unlimited_band() {
             return Window::FULL;
         }
-        Window { alpha: Window::FULL.alpha, beta: -(best - self.params.band) + 1 }
+        son_window(Window::FULL, Some(best), self.params.band)
     }
 
     /// Values the stale tip `id` at the end of the path again with the current look-ahead
     /// (exactly inside `window`; first by a [scout](Searcher::estimate) when `scout`) and
     /// backs up.
-    fn refresh(&mut self, id: NodeId, window: Window, scout: bool, abort: &mut dyn FnMut() -> bool) -> Step {
+    fn refresh(
+        &mut self,
+        id: NodeId,
+        window: Window,
+        scout: bool,
+        reduction: u32,
+        abort: &mut dyn FnMut() -> bool,
+    ) -> Step {
         let ply = self.path.len() - 1;
+        let look_ahead = self.look_ahead_at(ply);
+        if window.alpha >= window.beta {
+            // No value of the tip can bring the path back into the band: it keeps its
+            // estimate as a bound, valued again if selection ever reaches it.
+            let value = self.tree.node(id).value();
+            self.tree.node_mut(id).re_estimate(Tip::bound_at(value, look_ahead));
+            self.stats.refreshed += 1;
+            self.leave_path();
+            return Step::Refreshed;
+        }
         let pos = self.path_pos.last().expect("one position per path node").clone();
         // The tip itself is not on the entered line: its father is the last entered.
         self.game.leave();
-        let tip = self.estimate(&pos, ply, self.look_ahead_at(ply), window, scout);
+        let tip = self.estimate(&pos, ply, look_ahead, window, scout, reduction);
         self.game.enter(&pos);
         if abort() {
             self.stats.aborted += 1;
@@ -638,13 +714,27 @@ impl<G: GameTree> Searcher<G> {
     /// searches, the game is first asked only whether the value lies at or above the
     /// window's top, out of the band: a null window answers that for less (in alpha-beta
     /// terms, a non-PV search), and only a son it finds inside is valued again, as PVS
-    /// does. (A static estimate costs the same in any window: no scout there.)
-    fn estimate(&mut self, pos: &G::Pos, ply: usize, depth: u32, window: Window, scout: bool) -> Tip {
-        if scout && self.estimates_search() && window.beta < Window::FULL.beta && window.alpha < window.beta - 1 {
+    /// does. A scout `reduction` plies shallower goes first for a late quiet son: if even
+    /// that keeps it out of the band, the bound stands for the full look-ahead, as a
+    /// late-move reduction does. (A static estimate costs the same in any window: no
+    /// scout there.)
+    fn estimate(&mut self, pos: &G::Pos, ply: usize, depth: u32, window: Window, scout: bool, reduction: u32) -> Tip {
+        if scout && self.estimates_search() && window.beta < Window::FULL.beta {
             let null = Window { alpha: window.beta - 1, beta: window.beta };
-            let tip = self.game.evaluate(pos, ply, depth, null);
-            if tip.terminal || tip.value >= window.beta || tip.value <= window.alpha {
-                return tip;
+            if reduction > 0 {
+                let tip = self.game.evaluate(pos, ply, depth.saturating_sub(reduction), null);
+                if tip.terminal {
+                    return tip;
+                }
+                if tip.value >= window.beta {
+                    return Tip::bound_at(tip.value, depth);
+                }
+            }
+            if window.alpha < null.alpha {
+                let tip = self.game.evaluate(pos, ply, depth, null);
+                if tip.terminal || tip.value >= window.beta || tip.value <= window.alpha {
+                    return tip;
+                }
             }
         }
         self.game.evaluate(pos, ply, depth, window)
@@ -728,10 +818,21 @@ impl<G: GameTree> Searcher<G> {
         // The best son so far, from the father's view: a son more than the band below it
         // needs only a bound (from its own side, one at or above the window's top).
         let mut best = NO_VALUE;
+        let father = self.path_window();
+        let chained = self.params.depth_penalty == 0 && father.alpha < father.beta;
         for k in 0..count {
             let mv = self.moves[k];
             let child = self.game.play(pos, mv);
-            let tip = self.estimate(&child, ply, depth, self.band_window(best), true);
+            let brother = (best != NO_VALUE).then_some(best);
+            let mut window =
+                if chained { son_window(father, brother, self.params.band) } else { self.band_window(best) };
+            if window.alpha >= window.beta {
+                // The sons so far take this node out of its window: the rest only need
+                // their place in the band.
+                window = self.band_window(best);
+            }
+            let reduction = self.game.reduction(pos, &child, k, depth);
+            let tip = self.estimate(&child, ply, depth, window, true, reduction);
             best = best.max(back_up(tip.value));
             self.stats.created += 1;
             *self.tree.node_mut(first + k as NodeId) = Node::tip(self.game.code(mv), tip);
@@ -745,8 +846,9 @@ impl<G: GameTree> Searcher<G> {
 
     /// Expands the tip `id` at the end of the path: two plies, or one when the tip is off
     /// the regular parity (a revived stub). The new tips look as far ahead as the search
-    /// asks at their ply, or as the expanded tip did less the taper between their levels if
-    /// that was further, so that no line loses more than the taper by growing. In a double
+    /// asks at their ply, or, if that was further, as the expanded tip did less what the
+    /// search asks less at their ply than at its own (the taper, and the extra ply an
+    /// off-parity tip gets), so that no line loses more than the taper by growing. In a double
     /// expansion whose replies are each valued (Harris's way) the sons, whose estimates
     /// only order them, look one ply less; where one probe per son stands in for its
     /// replies (see [`add_replies`](Searcher::add_replies)), one ply more.
@@ -758,8 +860,8 @@ impl<G: GameTree> Searcher<G> {
         let double = depth % 2 == self.tip_parity;
         let tips_ply = depth + if double { 2 } else { 1 };
         let asked = self.regular_look_ahead_at(tips_ply);
-        let taper = self.regular_look_ahead_at(depth) - asked;
-        let look_ahead = asked.max(self.tree.node(id).depth().saturating_sub(taper));
+        let step_down = self.look_ahead_at(depth) - asked;
+        let look_ahead = asked.max(self.tree.node(id).depth().saturating_sub(step_down));
         let by_probes = double && self.deepens();
         let sons_look_ahead = if by_probes {
             look_ahead + 1

@@ -229,12 +229,20 @@ impl GameTree for LookAheadTree {
 
     fn leave(&mut self) {}
 
-    fn evaluate(&mut self, pos: &UniformPos, _: usize, depth: u32, _: Window) -> Tip {
+    /// Answers as an alpha-beta probe does (fail-soft): a value outside `window` is
+    /// reported as a bound, so the search must value the tip again before relying on it.
+    fn evaluate(&mut self, pos: &UniformPos, _: usize, depth: u32, window: Window) -> Tip {
+        assert!(window.alpha < window.beta, "empty window {window:?}");
         self.tree.evaluations[pos.ply] += 1;
         if pos.ply == self.tree.depth {
             return Tip::terminal(self.tree.value(*pos));
         }
-        Tip::estimate_at(self.negamax(*pos, depth), depth)
+        let value = self.negamax(*pos, depth);
+        if value <= window.alpha || value >= window.beta {
+            Tip::bound_at(value, depth)
+        } else {
+            Tip::estimate_at(value, depth)
+        }
     }
 
     fn deepest_estimate(&self) -> u32 {
