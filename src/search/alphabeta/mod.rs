@@ -224,6 +224,11 @@ impl AlphaBeta {
         decode(pos, hit.mv)
     }
 
+    /// The history score of the quiet move `m` for `side`: how often it has cut off.
+    pub fn history_score(&self, side: shakmaty::Color, m: Move) -> i32 {
+        self.history.score(side, encode(m))
+    }
+
     /// Stops the search when the stop flag is set, the node limit is reached or the hard
     /// time limit has passed (the last two only once depth 1 has given a move).
     fn poll_limits(&mut self) {

@@ -91,6 +91,15 @@ impl TipCache {
     }
 }
 
+/// The classes of a position's moves, in rising precedence: its sons list the hint
+/// first and the quiet moves last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum MoveClass {
+    Quiet,
+    Tactical,
+    Hint,
+}
+
 /// Chess for the bandwidth search.
 pub struct ChessTree {
     prober: Box<AlphaBeta>,
@@ -103,7 +112,7 @@ pub struct ChessTree {
     root_index: usize,
     /// Nodes searched by tip probes.
     probe_nodes: u64,
-    scratch: Vec<(i32, Move)>,
+    scratch: Vec<((MoveClass, i32), Move)>,
 }
 
 impl ChessTree {
@@ -184,22 +193,24 @@ impl GameTree for ChessTree {
     type Move = Move;
 
     /// The prober's best move for the position first (after a probe of it: the expected
-    /// refutation), then captures and promotions by MVV-LVA, then the quiet moves as
-    /// generated.
+    /// refutation), then captures and promotions by MVV-LVA, then the quiet moves by the
+    /// prober's history: the order that late-son reductions go by.
     fn moves(&mut self, pos: &ChessPos, out: &mut Vec<Move>) {
         let hint = self.prober.table_move(&pos.pos, pos.key);
+        let side = pos.pos.turn();
+        let prober = &self.prober;
         self.scratch.clear();
         self.scratch.extend(pos.pos.legal_moves().into_iter().map(|m| {
-            let score = if Some(m) == hint {
-                i32::MAX
+            let order = if Some(m) == hint {
+                (MoveClass::Hint, 0)
             } else if is_tactical(m) {
-                mvv_lva(m)
+                (MoveClass::Tactical, mvv_lva(m))
             } else {
-                0
+                (MoveClass::Quiet, prober.history_score(side, m))
             };
-            (score, m)
+            (order, m)
         }));
-        self.scratch.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        self.scratch.sort_by_key(|&(order, _)| std::cmp::Reverse(order));
         out.extend(self.scratch.iter().map(|&(_, m)| m));
     }
 
@@ -329,6 +340,28 @@ mod tests {
             .into_position(shakmaty::CastlingMode::Standard)
             .unwrap();
         assert_eq!(game.evaluate(&ChessPos::new(mated), 0, 0, Window::FULL), Tip::terminal(mated_in(0)));
+    }
+
+    #[test]
+    fn sons_come_hint_first_then_captures_then_quiets_by_history() {
+        let mut game = tree();
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3";
+        let pos = ChessPos::new(
+            fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap(),
+        );
+        game.enter(&pos);
+        game.evaluate(&pos, 1, 6, Window::FULL);
+        let hint = game.prober.table_move(&pos.pos, pos.key).expect("a probe leaves its best move");
+        let mut sons = Vec::new();
+        game.moves(&pos, &mut sons);
+        assert_eq!(sons[0], hint);
+        let rest = &sons[1..];
+        let first_quiet = rest.iter().position(|&m| !is_tactical(m)).unwrap();
+        assert!(rest[first_quiet..].iter().all(|&m| !is_tactical(m)), "captures before quiet moves");
+        let side = pos.pos.turn();
+        let history: Vec<i32> = rest[first_quiet..].iter().map(|&m| game.prober.history_score(side, m)).collect();
+        assert!(history.windows(2).all(|w| w[0] >= w[1]), "quiet moves by history: {history:?}");
+        assert!(history[0] > 0, "the probe taught the history something");
     }
 
     #[test]
