@@ -266,6 +266,10 @@ mod tests {
     use super::*;
     use crate::moves::parse_uci;
 
+    fn chess(fen: &str) -> Chess {
+        fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap()
+    }
+
     fn tree() -> ChessTree {
         let mut tree = ChessTree::new(1 << 16, Arc::new(Signals::default())).unwrap();
         tree.set_history(&[]);
@@ -325,20 +329,12 @@ mod tests {
     #[test]
     fn the_root_ignores_draw_rules_but_not_mate() {
         let mut game = tree();
-        let fifty: Chess = "4k3/8/8/8/8/8/8/R3K3 w - - 100 80"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let fifty = chess("4k3/8/8/8/8/8/8/R3K3 w - - 100 80");
         let pos = ChessPos::new(fifty);
         assert!(!game.evaluate(&pos, 0, 0, Window::FULL).terminal);
         assert_eq!(game.evaluate(&pos, 1, 0, Window::FULL), Tip::terminal(0));
 
-        let mated: Chess = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let mated = chess("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
         assert_eq!(game.evaluate(&ChessPos::new(mated), 0, 0, Window::FULL), Tip::terminal(mated_in(0)));
     }
 
@@ -346,9 +342,7 @@ mod tests {
     fn sons_come_hint_first_then_captures_then_quiets_by_history() {
         let mut game = tree();
         let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3";
-        let pos = ChessPos::new(
-            fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap(),
-        );
+        let pos = ChessPos::new(chess(fen));
         game.enter(&pos);
         game.evaluate(&pos, 1, 6, Window::FULL);
         let hint = game.prober.table_move(&pos.pos, pos.key).expect("a probe leaves its best move");
@@ -368,9 +362,7 @@ mod tests {
     fn only_late_quiet_sons_are_reduced() {
         let mut game = tree();
         let son = |fen: &str, uci: &str| {
-            let pos = ChessPos::new(
-                fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap(),
-            );
+            let pos = ChessPos::new(chess(fen));
             let next = pos.play(parse_uci(&pos.pos, uci).unwrap());
             (pos, next)
         };

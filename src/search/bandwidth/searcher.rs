@@ -507,8 +507,7 @@ impl<G: GameTree> Searcher<G> {
                     // bounds among the keys make it otherwise, the band at the father alone
                     // still gets the tip a value, so that selection moves on.
                     let (father, ply) = (self.path[self.path.len() - 2], self.path.len() - 1);
-                    let brother = self.best_known_brother(father, tip, ply);
-                    window = brother.map_or(Window::FULL, |best| self.band_window(best));
+                    window = self.brothers_window(father, tip, ply);
                 }
                 let scout = self.tree.node(tip).is_bound();
                 return self.refresh(tip, window, scout, 0, abort);
@@ -623,11 +622,11 @@ impl<G: GameTree> Searcher<G> {
     /// down, each node's window follows from its father's and its brothers' (see
     /// [`son_window`]). A tip deep in a son that is out of the band at the root is so
     /// asked only whether it brings that son back, not for its exact value among its own
-    /// brothers. Empty (`alpha >= beta`) when the brothers of some node
-    /// of the path already put its father outside the father's window. Where keys are not
-    /// values (a depth penalty), only the band at the tip's father counts; where the band
-    /// does not rule selection (no band, or a proven mate on the path that selection hunts
-    /// a faster one for), every value is exact.
+    /// brothers. Empty (`alpha >= beta`) when the brothers of some node of the path
+    /// already put its father outside the father's window. Where keys are not values (a
+    /// depth penalty), only the band at the tip's father counts; where the band does not
+    /// rule selection (no band, or a proven mate on the path that selection hunts a faster
+    /// one for), every value is exact.
     fn path_window(&self) -> Window {
         if self.params.unlimited_band() || self.path.len() < 2 {
             return Window::FULL;
@@ -638,14 +637,19 @@ impl<G: GameTree> Searcher<G> {
             if self.proven_win(father).is_some() {
                 return Window::FULL;
             }
-            let brother = self.best_known_brother(father, self.path[k], k);
             window = if self.params.depth_penalty != 0 {
-                brother.map_or(Window::FULL, |best| self.band_window(best))
+                self.brothers_window(father, self.path[k], k)
             } else {
-                son_window(window, brother, self.params.band)
+                son_window(window, self.best_known_brother(father, self.path[k], k), self.params.band)
             };
         }
         window
+    }
+
+    /// The window son `id` of `father` (`ply` plies below the root) needs from its
+    /// brothers alone: the band of the best one whose value is known.
+    fn brothers_window(&self, father: NodeId, id: NodeId, ply: usize) -> Window {
+        self.best_known_brother(father, id, ply).map_or(Window::FULL, |best| self.band_window(best))
     }
 
     /// The best key among the sons of `father` but `id` whose values are known (not stale
