@@ -238,13 +238,14 @@ fn each_double_expansion_below_the_root_tapers_the_look_ahead_of_its_tips() {
     let root = tree.tree().root();
     let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 4, ..BandwidthParams::default() };
     let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
-    // Up to an expansion at look-ahead 6 or more that left the look-ahead as it was: its
-    // new tips are up to date.
+    // Up to an expansion that left the look-ahead as it was (its new tips are up to date),
+    // at a look-ahead where the levels checked below are still above the base.
+    let enough = (3 * LOOK_AHEAD_TAPER + 2).max(6);
     loop {
         let before = searcher.probe_depth();
         let step = searcher.step(&mut never);
         assert!(matches!(step, Step::Expanded | Step::Refreshed));
-        if step == Step::Expanded && before >= 6 && searcher.probe_depth() == before {
+        if step == Step::Expanded && before >= enough && searcher.probe_depth() == before {
             break;
         }
     }
@@ -413,11 +414,13 @@ fn tree_is_reused_after_our_move_and_an_in_tree_reply() {
     assert_eq!(searcher.last_summary().reused_nodes, expected);
     assert!(pos.is_legal(outcome.best.unwrap()));
 
-    // The same by moves.
-    let ours = outcome.best.unwrap();
+    // The same by moves, along the largest subtree: a search stopped by its node limit
+    // may end just after a son that was never expanded became the best.
     let tree = searcher.tree();
-    let our_node = tree.child_by_move(tree.root(), encode(ours)).unwrap();
-    let reply_node = tree.children(our_node).max_by_key(|&c| tree.subtree_size(c)).unwrap();
+    let largest = |id| tree.children(id).max_by_key(|&c| tree.subtree_size(c)).unwrap();
+    let our_node = largest(tree.root());
+    let ours = decode(&pos, tree.node(our_node).mv()).unwrap();
+    let reply_node = largest(our_node);
     let expected = tree.subtree_size(reply_node);
     let mut next = pos.clone();
     next.play_unchecked(ours);
@@ -488,7 +491,7 @@ fn memory_cap_holds_over_many_expansions() {
     run_under_cap(&mut searcher, 100_000, 1000);
 
     let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
-    let mut game = ChessTree::new(1 << 20, Arc::new(Signals::default())).unwrap();
+    let mut game = ChessTree::new(1 << 20, 4, Arc::new(Signals::default())).unwrap();
     game.set_history(&[]);
     let p = BandwidthParams { tip_probe_depth: 0, deepen_every: u64::MAX, ..BandwidthParams::default() };
     let mut searcher = Searcher::new(game, ChessPos::new(pos.clone()), p, 20_000).unwrap();
@@ -658,7 +661,7 @@ fn pondering_roots_the_tree_before_the_expected_reply_and_a_miss_keeps_its_broth
 #[test]
 fn a_frozen_tree_deepens_its_tips_instead_of_growing() {
     let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
-    let mut game = ChessTree::new(1 << 20, Arc::new(Signals::default())).unwrap();
+    let mut game = ChessTree::new(1 << 20, 4, Arc::new(Signals::default())).unwrap();
     game.set_history(&[]);
     // Deepening by expansion count off: only freezing raises the look-ahead here. A band
     // wide enough that collapsing out-of-band subtrees cannot keep up with the growth.

@@ -14,7 +14,7 @@ use super::options::SearchMode;
 pub enum ActiveSearcher {
     /// Iterative-deepening alpha-beta with a transposition table of `Hash` MB.
     AlphaBeta(Box<AlphaBeta>),
-    /// Bandwidth best-first search whose tree and tip cache share `Hash` MB.
+    /// Bandwidth best-first search whose tree, tip cache and probes' table share `Hash` MB.
     Bandwidth(Box<Bandwidth>),
 }
 
@@ -56,7 +56,7 @@ impl ActiveSearcher {
         }
     }
 
-    /// `Clear Hash`: empties the table, or the tree and its tip cache.
+    /// `Clear Hash`: empties the table, or the tree, its tip cache and the probes' table.
     pub fn clear_hash(&mut self) {
         match self {
             ActiveSearcher::AlphaBeta(s) => s.clear_hash(),

@@ -152,6 +152,13 @@ impl AlphaBeta {
         self.history.clear();
     }
 
+    /// Starts a new generation of the transposition table without searching: entries of
+    /// earlier generations become the first to be replaced. For a caller that runs many
+    /// [`probe`](AlphaBeta::probe)s per search of its own.
+    pub fn age_table(&mut self) {
+        self.tt.new_search();
+    }
+
     /// Empties the transposition table.
     pub fn clear_hash(&mut self) {
         self.tt.clear();
@@ -169,8 +176,9 @@ impl AlphaBeta {
     }
 
     /// Values `pos` for its side to move outside a search, for another searcher's tips: a
-    /// quiescence search when `depth` is 0, else alpha-beta searches of depth 1 up to
-    /// `depth` (the shallow ones order the moves of the deep one). `history` holds the keys
+    /// quiescence search when `depth` is 0, else alpha-beta searches from depth 1 (or from
+    /// the draft the table holds for `pos`) up to `depth`, the shallow ones ordering the
+    /// moves of the deep one. `history` holds the keys
     /// of the positions before `pos` (for repetitions); mate values are relative to `pos`.
     /// A value at or below `alpha`, or at or above `beta`, is a bound (fail-soft); a null
     /// window gets a non-PV search. `None` when the stop flag was set or `clock`'s hard
@@ -203,8 +211,12 @@ impl AlphaBeta {
         // A null window asks only on which side of it the value lies: the cheaper non-PV
         // search answers that, as it does for PVS's scouts.
         let scout = beta - alpha == 1;
+        // Iterations the table already holds a search of this position for would only
+        // repeat it: a probe deepens from there, as the next move's search would.
+        let depth = depth.min(MAX_DEPTH);
+        let first = self.tt.probe(key, 0).map_or(1, |hit| (hit.depth.max(1) as u32).min(depth));
         let mut value = 0;
-        for d in 1..=depth.min(MAX_DEPTH) {
+        for d in first..=depth {
             value = if scout {
                 self.negamax::<false>(pos, key, d as i32, 0, alpha, beta, true)
             } else {

@@ -14,7 +14,7 @@ use crate::search::time::TimeManager;
 use crate::search::{MATE, Signals, drawn_by_rule, mated_in};
 
 use super::game::{GameTree, Tip, Window};
-use super::params::{DEEPEST_TIP_PROBE, PROBE_HASH_MB};
+use super::params::DEEPEST_TIP_PROBE;
 
 /// A position with its zobrist key.
 #[derive(Clone, Debug)]
@@ -116,10 +116,10 @@ pub struct ChessTree {
 }
 
 impl ChessTree {
-    /// A chess game with a tip cache of `cache_bytes`, whose probes end when `signals`
-    /// asks the search to stop.
-    pub fn new(cache_bytes: usize, signals: Arc<Signals>) -> Result<ChessTree, String> {
-        let prober = AlphaBeta::new(PROBE_HASH_MB, signals)?;
+    /// A chess game with a tip cache of `cache_bytes` and a prober's transposition table
+    /// of `table_mb` megabytes, whose probes end when `signals` asks the search to stop.
+    pub fn new(cache_bytes: usize, table_mb: usize, signals: Arc<Signals>) -> Result<ChessTree, String> {
+        let prober = AlphaBeta::new(table_mb, signals)?;
         Ok(ChessTree {
             prober: Box::new(prober),
             cache: TipCache::new(cache_bytes)?,
@@ -148,10 +148,24 @@ impl ChessTree {
         &self.keys[..self.root_index]
     }
 
+    /// Starts a new search: the prober's table entries from earlier searches become the
+    /// first to be replaced. Without this the table would fill up with deep entries of
+    /// positions long gone, since replacement prefers to keep deeper entries.
+    pub fn new_search(&mut self) {
+        self.prober.age_table();
+    }
+
     /// Forgets cached estimates and the prober's tables.
     pub fn clear(&mut self) {
         self.cache.clear();
         self.prober.new_game();
+    }
+
+    /// The prober's best reply to `best` in `pos`, if its table holds one: after a probe of
+    /// the position `best` leads to, the expected reply.
+    pub fn expected_reply(&self, pos: &Chess, best: Move) -> Option<Move> {
+        let after = ChessPos::new(pos.clone()).play(best);
+        self.prober.table_move(&after.pos, after.key)
     }
 
     /// Nodes searched by tip probes so far.
@@ -265,13 +279,14 @@ impl GameTree for ChessTree {
 mod tests {
     use super::*;
     use crate::moves::parse_uci;
+    use shakmaty::CastlingMode;
 
     fn chess(fen: &str) -> Chess {
-        fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap()
+        fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
     }
 
     fn tree() -> ChessTree {
-        let mut tree = ChessTree::new(1 << 16, Arc::new(Signals::default())).unwrap();
+        let mut tree = ChessTree::new(1 << 16, 4, Arc::new(Signals::default())).unwrap();
         tree.set_history(&[]);
         tree
     }
@@ -309,6 +324,20 @@ mod tests {
         let below = fresh.evaluate(&pos, 1, 2, Window { alpha: exact.value - 51, beta: exact.value - 50 });
         assert!(below.bound);
         assert!(below.value >= exact.value - 50);
+    }
+
+    #[test]
+    fn after_a_probe_of_a_move_the_table_knows_the_expected_reply() {
+        // After Ra8+ black has one move, Kh7.
+        let root = ChessPos::new(chess("7k/6p1/8/8/8/8/8/R5K1 w - - 0 1"));
+        let check = parse_uci(&root.pos, "a1a8").unwrap();
+        let mut game = tree();
+        assert_eq!(game.expected_reply(&root.pos, check), None, "nothing probed yet");
+        game.enter(&root);
+        let after = root.play(check);
+        game.evaluate(&after, 1, 3, Window::FULL);
+        let reply = game.expected_reply(&root.pos, check).map(|m| m.to_uci(CastlingMode::Standard).to_string());
+        assert_eq!(reply.as_deref(), Some("h8h7"));
     }
 
     #[test]

@@ -83,8 +83,8 @@ pub struct Bandwidth {
 }
 
 impl Bandwidth {
-    /// A searcher whose tree and tip cache share `memory_mb` megabytes (the tip cache gets
-    /// one eighth), listening to `signals`, rooted at the start position.
+    /// A searcher whose tree, tip cache and probes' table share `memory_mb` megabytes (see
+    /// [`params::tree_bytes`]), listening to `signals`, rooted at the start position.
     pub fn new(memory_mb: usize, params: BandwidthParams, signals: Arc<Signals>) -> Result<Bandwidth, String> {
         let searcher = build_searcher(memory_mb, params, ChessPos::new(Chess::default()), &[], signals.clone())?;
         Ok(Bandwidth {
@@ -118,8 +118,8 @@ impl Bandwidth {
         Ok(())
     }
 
-    /// Gives tree and tip cache `memory_mb` megabytes; the tree starts afresh. On failure
-    /// the old searcher stays.
+    /// Gives tree, tip cache and probes' table `memory_mb` megabytes; the tree starts
+    /// afresh. On failure the old searcher stays.
     pub fn resize(&mut self, memory_mb: usize) -> Result<(), String> {
         self.rebuild(memory_mb, *self.params())
     }
@@ -326,6 +326,7 @@ impl Bandwidth {
         let mut reported = (self.searcher.root().pvlen(), self.best_code());
         let mut steps = 0u64;
         self.searcher.game_mut().set_clock(time.is_timed().then(|| time.clone()));
+        self.searcher.game_mut().new_search();
 
         loop {
             if let Some(reply) = self.ponder_on
@@ -391,7 +392,12 @@ impl Bandwidth {
         {
             report.pv.push(m);
         }
-        SearchOutcome { best: report.pv.first().copied(), ponder: report.pv.get(1).copied(), report }
+        let best = report.pv.first().copied();
+        // A line that ends after our move (a search stopped just after the best move
+        // changed) may still have the expected reply in the prober's table.
+        let ponder =
+            report.pv.get(1).copied().or_else(|| best.and_then(|m| self.searcher.game().expected_reply(&job.root, m)));
+        SearchOutcome { best, ponder, report }
     }
 
     /// Every position the searcher has visited: the tree's new nodes and the probes' nodes.
@@ -445,10 +451,10 @@ impl Bandwidth {
         if !steps.is_multiple_of(CLEAR_LEAD_CHECK_INTERVAL) {
             return false;
         }
-        let lead_needed = CLEAR_LEAD_BANDS * self.params().band.min(MAX_BAND);
-        self.searcher.root_lead().is_some_and(|(best, lead)| {
-            lead > lead_needed && self.searcher.tree().subtree_size(best) >= CLEAR_LEAD_MIN_NODES
-        })
+        let band = self.params().band;
+        self.searcher
+            .root_lead()
+            .is_some_and(|(best, lead)| is_clear_lead(lead, band, self.searcher.tree().subtree_size(best)))
     }
 
     /// The report of the search so far.
@@ -500,6 +506,14 @@ fn fallback_move(root: &Chess) -> Option<Move> {
     })
 }
 
+/// True when a best root son that leads the runner-up by `lead` centipawns under a band of
+/// `band`, over a subtree of `subtree_nodes` nodes, is clearly better (B*'s rule): the
+/// search may stop before its time is up.
+fn is_clear_lead(lead: i32, band: i32, subtree_nodes: usize) -> bool {
+    let lead_needed = (CLEAR_LEAD_BANDS * band.min(MAX_BAND)).max(CLEAR_LEAD_MIN_CP);
+    lead > lead_needed && subtree_nodes >= CLEAR_LEAD_MIN_NODES
+}
+
 /// A chess searcher with `memory_mb` megabytes, rooted at `root` after `history`.
 fn build_searcher(
     memory_mb: usize,
@@ -508,7 +522,26 @@ fn build_searcher(
     history: &[u64],
     signals: Arc<Signals>,
 ) -> Result<Searcher<ChessTree>, String> {
-    let mut game = ChessTree::new(tip_cache_bytes(memory_mb), signals)?;
+    let mut game = ChessTree::new(tip_cache_bytes(memory_mb), probe_table_mb(memory_mb), signals)?;
     game.set_history(history);
     Searcher::new(game, root, params, params.node_cap_for(memory_mb))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clear_lead_is_wider_than_two_bands_and_never_a_scouts_centipawn() {
+        let big = CLEAR_LEAD_MIN_NODES;
+        // With the default band every other root son holds a bound one centipawn below the
+        // best: that is no lead.
+        assert!(!is_clear_lead(1, 0, big));
+        assert!(!is_clear_lead(CLEAR_LEAD_MIN_CP, 0, big));
+        assert!(is_clear_lead(CLEAR_LEAD_MIN_CP + 1, 0, big));
+        assert!(!is_clear_lead(CLEAR_LEAD_MIN_CP + 1, 0, big - 1));
+        let wide = CLEAR_LEAD_MIN_CP;
+        assert!(!is_clear_lead(2 * wide, wide, big));
+        assert!(is_clear_lead(2 * wide + 1, wide, big));
+    }
 }

@@ -232,7 +232,7 @@ impl<G: GameTree> Searcher<G> {
     /// must be valued again whenever the look-ahead grows; without the taper, each of
     /// those levels would cost as much as the root's, and a long line would starve the
     /// root's moves of look-ahead. With it, the cost falls level by level, as alpha-beta's
-    /// does with the remaining depth, while a line still gains look-ahead as it grows.
+    /// does with the remaining depth.
     fn regular_look_ahead_at(&self, ply: usize) -> u32 {
         let level = ((ply + 1 + self.tip_parity) / 2).saturating_sub(1);
         let taper = u32::try_from(level).unwrap_or(u32::MAX).saturating_mul(LOOK_AHEAD_TAPER);
@@ -469,7 +469,9 @@ impl<G: GameTree> Searcher<G> {
     /// the iteration is undone. A frozen tree deepens its estimates instead of growing.
     pub fn step(&mut self, abort: &mut dyn FnMut() -> bool) -> Step {
         if self.is_finished() {
-            return Step::Done;
+            // The last stale tip valued may have ended the search before the sweep went
+            // along its line.
+            return self.sweep_principal_line(abort).unwrap_or(Step::Done);
         }
         if !self.frozen && self.tree.len() * 100 >= self.tree.cap() * COMPACT_AT_PERCENT {
             self.manage_memory();
@@ -495,9 +497,10 @@ impl<G: GameTree> Searcher<G> {
                 }
                 continue;
             };
-            if let Some(step) = self.sweep_path(abort) {
-                return step;
-            }
+            // The selected line first, as alpha-beta searches the principal move of an
+            // iteration first: its brothers are then scouted against its new value, not
+            // against a value the deeper look may overturn, and a search stopped between
+            // the two plays a move whose line looked as far ahead as its brothers' lines.
             if self.is_stale(tip, self.path.len() - 1) {
                 // A bound (a reply never valued, or one cut off earlier) is expected out
                 // of the band, a tip that is only behind in look-ahead is not.
@@ -511,6 +514,9 @@ impl<G: GameTree> Searcher<G> {
                 }
                 let scout = self.tree.node(tip).is_bound();
                 return self.refresh(tip, window, scout, 0, abort);
+            }
+            if let Some(step) = self.sweep_path(abort) {
+                return step;
             }
             if self.frozen {
                 // Scorpio's freeze: no room to grow, so look further ahead from the tips.
@@ -557,8 +563,8 @@ impl<G: GameTree> Searcher<G> {
         node.flags() & (TERMINAL | COLLAPSED | DROPPED | EXHAUSTED) == 0 && self.is_behind(node, ply)
     }
 
-    /// Before a selected tip is touched, values again one outdated tip below a node on the
-    /// selected path (the nearest the root first): a tip son off the path, or the tip at
+    /// Before a selected tip that is up to date is expanded, values again one outdated tip
+    /// below a node on the selected path (the nearest the root first): a tip son off the path, or the tip at
     /// the end of an expanded son's own principal line. It is asked only whether it now
     /// comes within the band of its best brother (one that does gets its exact value; one
     /// that does not, a bound). Best-first search alone never looks again at a son whose
@@ -591,6 +597,25 @@ impl<G: GameTree> Searcher<G> {
         let window = self.path_window();
         let reduction = self.late_son_reduction(tip);
         Some(self.refresh(tip, window, true, reduction, abort))
+    }
+
+    /// [Sweeps](Searcher::sweep_path) the principal line, which selection no longer walks
+    /// once nothing is left to expand.
+    fn sweep_principal_line(&mut self, abort: &mut dyn FnMut() -> bool) -> Option<Step> {
+        if !self.deepens() {
+            return None;
+        }
+        self.enter_root();
+        let mut id = self.tree.root();
+        while !self.tree.node(id).is_tip() {
+            id = self.best_son(id);
+            self.descend(id);
+        }
+        let step = self.sweep_path(abort);
+        if step.is_none() {
+            self.leave_path();
+        }
+        step
     }
 
     /// The reduction the game allows for a scout of the tip `id` at the end of the path,
@@ -748,12 +773,7 @@ impl<G: GameTree> Searcher<G> {
     /// proven mate in k plies at a node on the way bounds the depth at which a faster mate
     /// can still be found below it; a tip beyond that horizon is not expanded.
     fn select(&mut self) -> Selection {
-        self.path.clear();
-        self.path_pos.clear();
-        let root = self.tree.root();
-        self.game.enter(&self.root_pos);
-        self.path.push(root);
-        self.path_pos.push(self.root_pos.clone());
+        self.enter_root();
         let mut horizon = MAX_TREE_DEPTH;
         loop {
             let id = *self.path.last().expect("the path holds the root");
@@ -770,6 +790,15 @@ impl<G: GameTree> Searcher<G> {
             };
             self.descend(son);
         }
+    }
+
+    /// Starts the path at the root, entering the root's position in the game.
+    fn enter_root(&mut self) {
+        self.path.clear();
+        self.path_pos.clear();
+        self.game.enter(&self.root_pos);
+        self.path.push(self.tree.root());
+        self.path_pos.push(self.root_pos.clone());
     }
 
     /// Extends the path by `son` of its last node, entering the son's position in the game.
