@@ -21,6 +21,8 @@ const QUIET_MATE_IN_TWO: &str = "8/8/8/8/8/k7/8/1R2R1K1 w - - 0 1";
 const MATE_IN_THREE: &str = "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1";
 /// How long idle thinking is watched for output.
 const IDLE_WATCH: Duration = Duration::from_millis(1500);
+/// How long the opponent of an engine that thinks on its time takes over a move in the tests.
+const OPPONENT_THINKS: Duration = Duration::from_millis(1000);
 
 /// A fresh engine in bandwidth mode, `AlwaysThink` as given.
 fn bandwidth_engine(always_think: bool) -> Harrier {
@@ -471,7 +473,10 @@ fn ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree() {
     moves.push(search.best.clone());
     moves.push(ponder_of(&search));
 
-    // The game goes on with our ponder reply: its subtree is reused.
+    // The game goes on with our ponder reply, after the opponent has thought a moment as a
+    // real one does (a search stopped by the clock may end just after its expected reply
+    // changed, before it grew; idle thinking grows it): its subtree is reused.
+    thread::sleep(OPPONENT_THINKS);
     let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
     let pos = play(&mut e, &texts);
     let (_, reused) = go_reusing(&mut e, "go movetime 300", &pos);

@@ -164,8 +164,14 @@ impl ChessTree {
     /// The prober's best reply to `best` in `pos`, if its table holds one: after a probe of
     /// the position `best` leads to, the expected reply.
     pub fn expected_reply(&self, pos: &Chess, best: Move) -> Option<Move> {
-        let after = ChessPos::new(pos.clone()).play(best);
-        self.prober.table_move(&after.pos, after.key)
+        let mut after = pos.clone();
+        after.play_unchecked(best);
+        self.table_move(&after)
+    }
+
+    /// The prober's best move in `pos`, if its table holds one.
+    pub fn table_move(&self, pos: &Chess) -> Option<Move> {
+        self.prober.table_move(pos, ChessPos::new(pos.clone()).key)
     }
 
     /// Nodes searched by tip probes so far.

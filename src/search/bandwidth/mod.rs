@@ -361,7 +361,8 @@ impl Bandwidth {
                 }
             }
             // Even the first expansion of a fresh root may be aborted: with tip probes it can
-            // outlast a short clock. Without a move then, `fallback_move` picks one.
+            // outlast a short clock. Without a move then, the probes' table or
+            // `fallback_move` gives one.
             let mut abort = || signals.stop_requested() || time.hard_expired(&signals);
             match self.searcher.step(&mut abort) {
                 Step::Expanded | Step::Refreshed => steps += 1,
@@ -388,7 +389,7 @@ impl Bandwidth {
         let mut report = self.report(job, work_before, start);
         self.ponder_on = None;
         if report.pv.is_empty()
-            && let Some(m) = fallback_move(&job.root)
+            && let Some(m) = self.searcher.game().table_move(&job.root).or_else(|| fallback_move(&job.root))
         {
             report.pv.push(m);
         }
@@ -497,7 +498,8 @@ impl Bandwidth {
 }
 
 /// The move with the best static evaluation after it, for a search stopped before the
-/// root's first expansion finished (a clock too short for even one expansion).
+/// root's first expansion finished (a clock too short for even one expansion) when the
+/// probes' table holds no move for the root either.
 fn fallback_move(root: &Chess) -> Option<Move> {
     root.legal_moves().into_iter().max_by_key(|&m| {
         let mut child = root.clone();

@@ -171,6 +171,20 @@ impl<G: GameTree> Searcher<G> {
         self.since_deepening = 0;
     }
 
+    /// Sets the look-ahead for a search from a new root, `plies` below the old one: carried
+    /// over where the root has sons, from the base depth where it is a tip. Expanding a
+    /// tip root probes every son, a ply deeper than the look-ahead: at a look-ahead carried
+    /// from a deep tree that can outlast a short clock and leave the search without a move,
+    /// where the probes' table, which keeps what the deeper tree learnt, makes the climb
+    /// from the base cheap.
+    fn first_look_ahead(&mut self, plies: usize) {
+        if self.root().is_tip() {
+            self.restart_deepening();
+        } else {
+            self.carry_deepening(plies);
+        }
+    }
+
     /// The look-ahead new estimates get now.
     pub fn probe_depth(&self) -> u32 {
         self.probe_depth
@@ -240,9 +254,10 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// Starts a fresh tree at `root` (the game's history must already be set for it). The
-    /// look-ahead carries over, less the two plies of a move and its reply.
+    /// look-ahead starts again from the base depth, as for a tip root after a move (see
+    /// [`first_look_ahead`](Searcher::first_look_ahead)).
     pub fn reset(&mut self, root: G::Pos) {
-        self.carry_deepening(2);
+        self.restart_deepening();
         let tip = self.game.evaluate(&root, 0, 0, Window::FULL);
         self.tree.reset(Node::tip(NO_MOVE, tip));
         self.root_pos = root;
@@ -1168,7 +1183,7 @@ impl<G: GameTree> Searcher<G> {
         }
         self.tree.reroot(id);
         self.root_pos = root;
-        self.carry_deepening(codes.len());
+        self.first_look_ahead(codes.len());
         self.tip_parity ^= codes.len() % 2;
         self.deepest = self.deepest.saturating_sub(codes.len());
         self.frozen = false;
