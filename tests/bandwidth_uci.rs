@@ -318,7 +318,9 @@ fn idle_thinking_stays_inside_the_memory_cap() {
     e.send("setoption name Hash value 16");
     assert!(e.ready().is_empty());
     e.send("position startpos");
-    let (first, _) = go_reusing(&mut e, "go movetime 300", &Chess::default());
+    // A search long enough that the expected reply has a subtree of its own, even on a
+    // loaded machine.
+    let (first, _) = go_reusing(&mut e, "go movetime 1000", &Chess::default());
     // The real check watches a full minute; ten seconds fill a 16 MB tree several times.
     let lines = e.lines_for(Duration::from_secs(10));
     assert!(lines.is_empty(), "output while thinking idle: {lines:#?}");

@@ -171,7 +171,7 @@ impl ChessTree {
 
     /// The prober's best move in `pos`, if its table holds one.
     pub fn table_move(&self, pos: &Chess) -> Option<Move> {
-        self.prober.table_move(pos, ChessPos::new(pos.clone()).key)
+        self.prober.table_move(pos, pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0)
     }
 
     /// Nodes searched by tip probes so far.
