@@ -112,7 +112,6 @@ impl Bandwidth {
             return self.rebuild(self.memory_mb, params);
         }
         self.searcher.set_params(params);
-        self.searcher.restart_deepening();
         let root = self.searcher.root_pos().clone();
         self.searcher.reset(root);
         Ok(())
@@ -138,7 +137,6 @@ impl Bandwidth {
         game.clear();
         game.set_history(&[]);
         self.searcher.reset(ChessPos::new(Chess::default()));
-        self.searcher.restart_deepening();
         self.idle_nodes = 0;
     }
 

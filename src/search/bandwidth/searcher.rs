@@ -147,13 +147,12 @@ impl<G: GameTree> Searcher<G> {
             son_pos: Vec::new(),
         };
         searcher.reset(root);
-        searcher.restart_deepening();
         Ok(searcher)
     }
 
     /// Sets the look-ahead of new estimates back to the base depth (`TipProbeDepth`), as
     /// for a new game.
-    pub fn restart_deepening(&mut self) {
+    fn restart_deepening(&mut self) {
         self.probe_depth = 0;
         self.carry_deepening(0);
     }
@@ -579,8 +578,8 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// Before a selected tip that is up to date is expanded, values again one outdated tip
-    /// below a node on the selected path (the nearest the root first): a tip son off the path, or the tip at
-    /// the end of an expanded son's own principal line. It is asked only whether it now
+    /// below a node on the selected path (the nearest the root first): a tip son off the
+    /// path, or the tip at the end of an expanded son's own principal line. It is asked only whether it now
     /// comes within the band of its best brother (one that does gets its exact value; one
     /// that does not, a bound). Best-first search alone never looks again at a son whose
     /// shallow estimate put it out of the band, so a refutation that only a deeper look
