@@ -625,37 +625,40 @@ fn a_found_mate_survives_re_rooting() {
 }
 
 #[test]
-fn pondering_roots_the_tree_before_the_expected_reply_and_a_miss_keeps_its_brother() {
+fn pondering_grows_the_expected_replys_subtree_and_a_miss_starts_afresh() {
     let signals = Arc::new(Signals::default());
-    // A band wide enough for the opponent's second-best replies to grow too.
-    let p = BandwidthParams { band: 30, ..BandwidthParams::default() };
-    let mut searcher = Bandwidth::new(CHESS_MB, p, signals.clone()).unwrap();
+    let mut searcher = Bandwidth::new(CHESS_MB, BandwidthParams::default(), signals.clone()).unwrap();
     let first = searcher.search(&job(Chess::default(), Vec::new(), nodes(600_000)), &mut Silent);
     let (ours, expected) = (first.best.unwrap(), first.ponder.unwrap());
     let (pos, history) = after(&[&uci(ours), &uci(expected)]);
     let (before_reply, _) = after(&[&uci(ours)]);
+    let reply_subtree = {
+        let tree = searcher.tree();
+        let our_node = tree.child_by_move(tree.root(), encode(ours)).unwrap();
+        tree.subtree_size(tree.child_by_move(our_node, encode(expected)).unwrap())
+    };
+    assert!(reply_subtree > 1, "the expected reply has sons after the search");
 
     signals.arm(true);
-    let limits = Limits { ponder: true, nodes: Some(1_500_000), ..Limits::default() };
-    let outcome = searcher.search(&job(pos.clone(), history, limits), &mut Silent);
-    assert_eq!(searcher.root(), &before_reply, "the opponent is to move at the root");
-    let answer = outcome.best.unwrap();
-    assert!(pos.is_legal(answer), "the report answers the expected reply");
-    assert!(outcome.report.pv.iter().all(|&m| m != expected));
+    let limits = Limits { ponder: true, nodes: Some(1_000_000), ..Limits::default() };
+    let ponder_job = job(pos.clone(), history.clone(), limits);
+    assert!(searcher.prepare(&ponder_job), "pondering keeps the expected reply's subtree");
+    assert_eq!(searcher.nodes_in_tree(), reply_subtree);
+    let outcome = searcher.search(&ponder_job, &mut Silent);
+    assert_eq!(searcher.root(), &pos, "the tree is rooted after the expected reply");
+    assert!(pos.is_legal(outcome.best.unwrap()), "the report answers the expected reply");
+    let grown = searcher.nodes_in_tree();
+    assert!(grown > reply_subtree, "pondering grew the tree");
 
-    // The opponent plays another reply that grew while we pondered: its subtree is kept.
-    let tree = searcher.tree();
-    let other = tree
-        .children(tree.root())
-        .filter(|&c| tree.node(c).mv() != encode(expected))
-        .max_by_key(|&c| tree.subtree_size(c))
-        .unwrap();
-    let size = tree.subtree_size(other);
-    assert!(size > 1, "another reply grew while pondering");
-    let reply = decode(&before_reply, tree.node(other).mv()).unwrap();
-    let (miss, history) = after(&[&uci(ours), &uci(reply)]);
-    assert!(searcher.set_position(&miss, &history));
-    assert_eq!(searcher.nodes_in_tree(), size);
+    // ponderhit: the position stays, and so does the tree.
+    assert!(searcher.set_position(&pos, &history));
+    assert_eq!(searcher.nodes_in_tree(), grown);
+    // A miss: the opponent played another reply, and the tree starts afresh there.
+    let other = before_reply.legal_moves().into_iter().find(|&m| m != expected).unwrap();
+    let (miss, history) = after(&[&uci(ours), &uci(other)]);
+    assert!(!searcher.set_position(&miss, &history));
+    assert_eq!(searcher.root(), &miss);
+    assert_eq!(searcher.nodes_in_tree(), 1);
 }
 
 #[test]

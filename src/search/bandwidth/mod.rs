@@ -77,9 +77,6 @@ pub struct Bandwidth {
     memory_mb: usize,
     idle_nodes: u64,
     summary: SearchSummary,
-    /// While pondering the design's way: the expected reply, a son of the root, whose
-    /// subtree the search reports.
-    ponder_on: Option<MoveCode>,
 }
 
 impl Bandwidth {
@@ -87,14 +84,7 @@ impl Bandwidth {
     /// [`params::tree_bytes`]), listening to `signals`, rooted at the start position.
     pub fn new(memory_mb: usize, params: BandwidthParams, signals: Arc<Signals>) -> Result<Bandwidth, String> {
         let searcher = build_searcher(memory_mb, params, ChessPos::new(Chess::default()), &[], signals.clone())?;
-        Ok(Bandwidth {
-            signals,
-            searcher,
-            memory_mb,
-            idle_nodes: 0,
-            summary: SearchSummary::default(),
-            ponder_on: None,
-        })
+        Ok(Bandwidth { signals, searcher, memory_mb, idle_nodes: 0, summary: SearchSummary::default() })
     }
 
     /// The settings.
@@ -205,56 +195,21 @@ impl Bandwidth {
         false
     }
 
-    /// Roots the tree for `job` and says whether it kept a subtree. A `go ponder` job whose
-    /// last move (the expected reply) can be reached in the tree roots it before that move
-    /// instead, as the design wants: the opponent's other replies keep growing too, and a
-    /// miss onto one of them still reuses its subtree. `searchmoves` gives a fresh tree
-    /// whose root has only those sons. Calling it again for the same job changes nothing.
+    /// Roots the tree for `job` and says whether it kept a subtree. `go ponder` roots it
+    /// after the expected reply, as alpha-beta does, rather than before it as the design
+    /// suggests: the search then spends all of the opponent's time on the reply it expects
+    /// instead of sharing it with the others (a miss usually lands on a small subtree, and
+    /// the probes' table still holds what was learnt there). `searchmoves` gives a fresh
+    /// tree whose root has only those sons. Calling it again for the same job changes
+    /// nothing.
     pub fn prepare(&mut self, job: &SearchJob) -> bool {
-        self.ponder_on = None;
         if !job.limits.searchmoves.is_empty() {
             let codes: Vec<MoveCode> = job.limits.searchmoves.iter().map(|&m| encode(m)).collect();
             self.searcher.game_mut().set_history(&job.history);
             self.searcher.reset_restricted(ChessPos::new(job.root.clone()), &codes);
             return false;
         }
-        if job.limits.ponder
-            && let Some((parent, history, reply)) = self.parent_of(&job.root, &job.history)
-        {
-            let kept = self.set_position(&parent.pos, &history);
-            let tree = self.searcher.tree();
-            // A reply dropped for good (strict Harris) cannot be pondered on in the tree.
-            let dropped = tree.child_by_move(tree.root(), reply).is_some_and(|c| tree.node(c).has(tree::DROPPED));
-            if !dropped {
-                self.ponder_on = Some(reply);
-                return kept;
-            }
-        }
         self.set_position(&job.root, &job.history)
-    }
-
-    /// The position before the last move of the game that leads to `target` (after the
-    /// earlier positions `history`), that position's own history and the move, when that
-    /// position is the tree's root or lies in the tree.
-    fn parent_of(&self, target: &Chess, history: &[u64]) -> Option<(ChessPos, Vec<u64>, MoveCode)> {
-        let (&parent_key, parent_history) = history.split_last()?;
-        let target = ChessPos::new(target.clone());
-        let root = self.searcher.root_pos();
-        let parent = if parent_history == self.searcher.game().history() && parent_key == root.key {
-            root.clone()
-        } else {
-            let codes = self.path_to(&target, history)?;
-            let mut pos = root.clone();
-            for &code in &codes[..codes.len().checked_sub(1)?] {
-                pos = pos.play(decode(&pos.pos, code)?);
-            }
-            pos
-        };
-        let reply = parent.pos.legal_moves().into_iter().find(|&m| {
-            let next = parent.play(m);
-            next.key == target.key && next.pos == target.pos
-        })?;
-        Some((parent, parent_history.to_vec(), encode(reply)))
     }
 
     /// The moves from the tree's root to `target`, found by matching `history` (which must
@@ -327,26 +282,7 @@ impl Bandwidth {
         self.searcher.game_mut().new_search();
 
         loop {
-            if let Some(reply) = self.ponder_on
-                && !signals.is_pondering()
-                && !signals.stop_requested()
-            {
-                // ponderhit: the expected reply was played; its subtree becomes the tree.
-                self.ponder_on = None;
-                let root = self.searcher.root_pos().pos.clone();
-                if let Some(m) = decode(&root, reply) {
-                    self.advance(&[m]);
-                }
-                self.searcher.clear_deepest();
-                reported = (self.searcher.root().pvlen(), self.best_code());
-            }
-            let has_move = !self.searcher.root().is_tip();
-            if self.ponder_on.is_some() {
-                // Only a stop (or a node limit, which the engine holds) ends pondering.
-                if signals.stop_requested() || self.work() - work_before >= node_limit {
-                    break;
-                }
-            } else if has_move {
+            if !self.searcher.root().is_tip() {
                 if signals.stop_requested() || self.work() - work_before >= node_limit || self.reached_goal(job) {
                     break;
                 }
@@ -383,9 +319,7 @@ impl Bandwidth {
         self.summary.refreshed = self.searcher.stats().refreshed - stats.refreshed;
         self.summary.look_ahead = self.searcher.probe_depth();
         self.summary.probe_nodes = self.searcher.game().probe_nodes() - probe_nodes;
-        // Stopped while still pondering, the report is the best answer to the expected reply.
         let mut report = self.report(job, work_before, start);
-        self.ponder_on = None;
         if report.pv.is_empty()
             && let Some(m) = self.searcher.game().table_move(&job.root).or_else(|| fallback_move(&job.root))
         {
@@ -458,15 +392,7 @@ impl Bandwidth {
 
     /// The report of the search so far.
     fn report(&self, job: &SearchJob, work_before: u64, start: Instant) -> Report {
-        let tree = self.searcher.tree();
-        // While pondering the design's way, the tree is rooted before the expected reply,
-        // and the report is about the reply's subtree, the reply left out.
-        let pondered = self.ponder_on.map(|reply| tree.child_by_move(tree.root(), reply));
-        let (root, line, value) = match pondered {
-            Some(Some(id)) => (tree.node(id), self.searcher.line_below(id), tree.node(id).value()),
-            Some(None) => (tree.node(tree.root()), Vec::new(), 0),
-            None => (self.searcher.root(), self.searcher.principal_line(), self.searcher.root_value()),
-        };
+        let (root, line, value) = (self.searcher.root(), self.searcher.principal_line(), self.searcher.root_value());
         let mut pos = job.root.clone();
         let mut pv = Vec::new();
         for code in line {
@@ -484,7 +410,7 @@ impl Bandwidth {
         let depth = pv.len() as u32;
         Report {
             depth,
-            seldepth: (self.searcher.deepest().saturating_sub(usize::from(self.ponder_on.is_some())) as u32).max(depth),
+            seldepth: (self.searcher.deepest() as u32).max(depth),
             score: Score::from_value(value),
             bound: Bound::Exact,
             nodes: self.work() - work_before,

@@ -1230,16 +1230,6 @@ impl<G: GameTree> Searcher<G> {
         choices
     }
 
-    /// The line of best sons below node `id` (by key), as move codes.
-    pub fn line_below(&self, mut id: NodeId) -> Vec<MoveCode> {
-        let mut line = Vec::new();
-        while !self.tree.node(id).is_tip() {
-            id = self.best_son(id);
-            line.push(self.tree.node(id).mv());
-        }
-        line
-    }
-
     /// The principal variation as move codes: the best root son (see
     /// [`root_choices`](Searcher::root_choices)), then the best sons by value.
     pub fn principal_line(&self) -> Vec<MoveCode> {
