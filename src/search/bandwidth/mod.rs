@@ -29,7 +29,8 @@
 //! its father, or one out of the band, is a bound, valued again if the band reaches it.
 //! With deepening estimates, a double expansion values each son by one probe a ply deeper
 //! and gives its replies the son's value as a bound, to be valued when selection reaches
-//! them (see `Searcher::add_replies`).
+//! them (see `Searcher::add_replies`). Finally, `go ponder` roots the tree after the
+//! expected reply rather than before it (see [`Bandwidth::prepare`]).
 
 pub mod chess;
 pub mod game;
@@ -197,11 +198,11 @@ impl Bandwidth {
 
     /// Roots the tree for `job` and says whether it kept a subtree. `go ponder` roots it
     /// after the expected reply, as alpha-beta does, rather than before it as the design
-    /// suggests: the search then spends all of the opponent's time on the reply it expects
-    /// instead of sharing it with the others (a miss usually lands on a small subtree, and
-    /// the probes' table still holds what was learnt there). `searchmoves` gives a fresh
-    /// tree whose root has only those sons. Calling it again for the same job changes
-    /// nothing.
+    /// suggests: all of the opponent's time goes into the answers to the reply it expects,
+    /// and `ponderhit` goes on in the same tree. A miss then starts a fresh tree, but the
+    /// probes' table keeps what was learnt. In matches against alpha-beta both ways played
+    /// alike, and this one is the simpler. `searchmoves` gives a fresh tree whose root has
+    /// only those sons. Calling it again for the same job changes nothing.
     pub fn prepare(&mut self, job: &SearchJob) -> bool {
         if !job.limits.searchmoves.is_empty() {
             let codes: Vec<MoveCode> = job.limits.searchmoves.iter().map(|&m| encode(m)).collect();
