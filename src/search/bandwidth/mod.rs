@@ -283,7 +283,9 @@ impl Bandwidth {
         self.searcher.game_mut().new_search();
 
         loop {
-            if !self.searcher.root().is_tip() {
+            // Until the root has sons there is no move to stop with.
+            let has_move = !self.searcher.root().is_tip();
+            if has_move {
                 if signals.stop_requested() || self.work() - work_before >= node_limit || self.reached_goal(job) {
                     break;
                 }
@@ -393,18 +395,17 @@ impl Bandwidth {
 
     /// The report of the search so far.
     fn report(&self, job: &SearchJob, work_before: u64, start: Instant) -> Report {
-        let (root, line, value) = (self.searcher.root(), self.searcher.principal_line(), self.searcher.root_value());
         let mut pos = job.root.clone();
         let mut pv = Vec::new();
-        for code in line {
+        for code in self.searcher.principal_line() {
             let Some(m) = decode(&pos, code) else { break };
             pos.play_unchecked(m);
             pv.push(m);
         }
-        let value = if root.is_tip() && job.root.legal_moves().is_empty() {
+        let value = if self.searcher.root().is_tip() && job.root.legal_moves().is_empty() {
             if job.root.is_check() { mated_in(0) } else { 0 }
         } else {
-            value
+            self.searcher.root_value()
         };
         // The length of the line reported: the root's own line can differ where brothers tie
         // (the reported line breaks ties by subtree size, the root's by order).

@@ -579,12 +579,12 @@ impl<G: GameTree> Searcher<G> {
 
     /// Before a selected tip that is up to date is expanded, values again one outdated tip
     /// below a node on the selected path (the nearest the root first): a tip son off the
-    /// path, or the tip at the end of an expanded son's own principal line. It is asked only whether it now
-    /// comes within the band of its best brother (one that does gets its exact value; one
-    /// that does not, a bound). Best-first search alone never looks again at a son whose
-    /// shallow estimate put it out of the band, so a refutation that only a deeper look
-    /// finds would stay hidden: this is iterative deepening's second look at every move
-    /// along the principal line. Returns `None` when the path holds none.
+    /// path, or the tip at the end of an expanded son's own principal line. It is asked
+    /// only whether it now comes within the band of its best brother (one that does gets
+    /// its exact value; one that does not, a bound). Best-first search alone never looks
+    /// again at a son whose shallow estimate put it out of the band, so a refutation that
+    /// only a deeper look finds would stay hidden: this is iterative deepening's second
+    /// look at every move along the principal line. Returns `None` when the path holds none.
     fn sweep_path(&mut self, abort: &mut dyn FnMut() -> bool) -> Option<Step> {
         if !self.deepens() {
             return None;
