@@ -277,6 +277,40 @@ fn each_double_expansion_below_the_root_tapers_the_look_ahead_of_its_tips() {
     assert!(tapered > 0, "no up-to-date tip below the root's double expansion");
 }
 
+#[test]
+fn a_son_ahead_only_by_a_scouts_bound_is_never_the_move_reported() {
+    // With a narrow band and a deepening look-ahead, the best son's value often falls below
+    // the bounds its brothers got from scouts against its old value: they lead by those
+    // bounds until selection values them again. A search stopped then must not play one.
+    let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 2, ..BandwidthParams::default() };
+    let mut led_by_a_bound = 0;
+    for seed in 0..10 {
+        let tree = LookAheadTree::new(UniformTree::random(4, 8, seed, 200, 200));
+        let root = tree.tree().root();
+        let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+        for _ in 0..2_000 {
+            match searcher.step(&mut never) {
+                Step::Expanded | Step::Refreshed => {}
+                Step::Done => break,
+                other => panic!("seed {seed}: unexpected {other:?}"),
+            }
+            let tree = searcher.tree();
+            let sons: Vec<u32> = tree.children(tree.root()).collect();
+            let Some(&(first, _)) = searcher.root_choices().first() else { continue };
+            assert_eq!(
+                searcher.principal_line()[0],
+                tree.node(first).mv(),
+                "seed {seed}: the line starts with the choice"
+            );
+            if sons.iter().any(|&c| !searcher.flatters_root(c)) {
+                assert!(!searcher.flatters_root(first), "seed {seed}: a flattered son reported before a trusted one");
+            }
+            led_by_a_bound += usize::from(!searcher.best_son_trusted());
+        }
+    }
+    assert!(led_by_a_bound > 0, "no search was ever led by a bound: the test tests nothing");
+}
+
 /// Checks which sons of `father` are out of the band and, in strict mode, dropped.
 fn assert_only_worst_dropped(searcher: &Searcher<UniformTree>, father: u32, strict: bool) {
     let tree = searcher.tree();

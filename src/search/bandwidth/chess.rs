@@ -199,12 +199,11 @@ impl ChessTree {
         let Some(value) = probe else {
             return Tip::estimate_at(evaluate(&pos.pos), 0);
         };
-        let value = value.clamp(-MATE, MATE);
-        if value <= window.alpha || value >= window.beta {
-            return Tip::bound_at(value, depth);
+        let tip = Tip::windowed(value.clamp(-MATE, MATE), depth, window);
+        if !tip.is_bound() {
+            self.cache.put(pos.key, depth, tip.value);
         }
-        self.cache.put(pos.key, depth, value);
-        Tip::estimate_at(value, depth)
+        tip
     }
 }
 
@@ -285,6 +284,7 @@ impl GameTree for ChessTree {
 mod tests {
     use super::*;
     use crate::moves::parse_uci;
+    use crate::search::bandwidth::game::Accuracy;
     use shakmaty::CastlingMode;
 
     fn chess(fen: &str) -> Chess {
@@ -317,18 +317,18 @@ mod tests {
         let pos = ChessPos::new(Chess::default());
         game.enter(&pos);
         let exact = game.evaluate(&pos, 1, 2, Window::FULL);
-        assert_eq!((exact.depth, exact.bound), (2, false));
+        assert_eq!((exact.depth, exact.accuracy), (2, Accuracy::Exact));
         let mut fresh = tree();
         fresh.enter(&pos);
         let above = fresh.evaluate(&pos, 1, 2, Window { alpha: exact.value + 50, beta: exact.value + 51 });
-        assert!(above.bound);
+        assert_eq!(above.accuracy, Accuracy::Upper);
         assert!(above.value <= exact.value + 50);
         // A null window gets a non-PV search (with its pruning): it must still land on the
         // right side of a window well away from the exact value.
         let mut fresh = tree();
         fresh.enter(&pos);
         let below = fresh.evaluate(&pos, 1, 2, Window { alpha: exact.value - 51, beta: exact.value - 50 });
-        assert!(below.bound);
+        assert_eq!(below.accuracy, Accuracy::Lower);
         assert!(below.value >= exact.value - 50);
     }
 

@@ -3,8 +3,21 @@
 
 use crate::moves::MoveCode;
 
-/// The deepest look-ahead a tip records.
-pub const MAX_TIP_DEPTH: u32 = 127;
+/// The deepest look-ahead a tip records (six bits of a node).
+pub const MAX_TIP_DEPTH: u32 = 63;
+
+/// What an estimate's value says of the true value, from the side to move at its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accuracy {
+    /// It is the value the estimate looked for.
+    Exact,
+    /// The true value is at least this: the estimate failed high.
+    Lower,
+    /// The true value is at most this: the estimate failed low.
+    Upper,
+    /// A bound either way: an old estimate kept where its value no longer matters.
+    Unknown,
+}
 
 /// What a freshly created node is worth, from its side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,29 +30,47 @@ pub struct Tip {
     /// How deep the game looked to make the estimate (see
     /// [`GameTree::deepest_estimate`]); 0 for a terminal.
     pub depth: u8,
-    /// The value is only a bound: it fell outside the window the estimate was asked for.
-    pub bound: bool,
+    /// Exact, or a bound when it fell outside the window the estimate was asked for.
+    pub accuracy: Accuracy,
 }
 
 impl Tip {
     /// An estimate of a position the game goes on from.
     pub fn estimate(value: i32) -> Tip {
-        Tip { value, terminal: false, depth: 0, bound: false }
+        Tip { value, terminal: false, depth: 0, accuracy: Accuracy::Exact }
     }
 
     /// An estimate that looked `depth` plies ahead.
     pub fn estimate_at(value: i32, depth: u32) -> Tip {
-        Tip { value, terminal: false, depth: depth.min(MAX_TIP_DEPTH) as u8, bound: false }
+        Tip { value, terminal: false, depth: depth.min(MAX_TIP_DEPTH) as u8, accuracy: Accuracy::Exact }
     }
 
-    /// A bound from an estimate that looked `depth` plies ahead.
-    pub fn bound_at(value: i32, depth: u32) -> Tip {
-        Tip { bound: true, ..Tip::estimate_at(value, depth) }
+    /// A bound of kind `accuracy` from an estimate that looked `depth` plies ahead.
+    pub fn bound_at(value: i32, depth: u32, accuracy: Accuracy) -> Tip {
+        Tip { accuracy, ..Tip::estimate_at(value, depth) }
+    }
+
+    /// The result of an estimate asked for `window`, looking `depth` plies ahead: exact
+    /// inside the window, a bound (fail-soft) outside it.
+    pub fn windowed(value: i32, depth: u32, window: Window) -> Tip {
+        let accuracy = if value <= window.alpha {
+            Accuracy::Upper
+        } else if value >= window.beta {
+            Accuracy::Lower
+        } else {
+            Accuracy::Exact
+        };
+        Tip::bound_at(value, depth, accuracy)
+    }
+
+    /// True if the value is only a bound.
+    pub fn is_bound(&self) -> bool {
+        self.accuracy != Accuracy::Exact
     }
 
     /// The exact value of a finished game.
     pub fn terminal(value: i32) -> Tip {
-        Tip { value, terminal: true, depth: 0, bound: false }
+        Tip { value, terminal: true, depth: 0, accuracy: Accuracy::Exact }
     }
 }
 

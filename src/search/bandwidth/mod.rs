@@ -29,8 +29,10 @@
 //! its father, or one out of the band, is a bound, valued again if the band reaches it.
 //! With deepening estimates, a double expansion values each son by one probe a ply deeper
 //! and gives its replies the son's value as a bound, to be valued when selection reaches
-//! them (see `Searcher::add_replies`). Finally, `go ponder` roots the tree after the
-//! expected reply rather than before it (see [`Bandwidth::prepare`]).
+//! them (see `Searcher::add_replies`). Since scouts leave bounds, the move played is the
+//! best root son whose value no bound in its favour decides, not merely the son with the
+//! highest value (see `Searcher::flatters_root`). Finally, `go ponder` roots the tree after
+//! the expected reply rather than before it (see [`Bandwidth::prepare`]).
 
 pub mod chess;
 pub mod game;
@@ -289,7 +291,7 @@ impl Bandwidth {
                 if signals.stop_requested() || self.work() - work_before >= node_limit || self.reached_goal(job) {
                     break;
                 }
-                let settled = !self.uncertain() && self.line_to_keep();
+                let settled = !self.uncertain() && self.line_to_keep() && self.searcher.best_son_trusted();
                 if time.hard_expired(&signals) || (time.soft_expired(&signals) && settled) {
                     break;
                 }
@@ -388,9 +390,11 @@ impl Bandwidth {
             return false;
         }
         let band = self.params().band;
-        self.searcher
-            .root_lead()
-            .is_some_and(|(best, lead)| is_clear_lead(lead, band, self.searcher.tree().subtree_size(best)))
+        self.searcher.best_son_trusted()
+            && self
+                .searcher
+                .root_lead()
+                .is_some_and(|(best, lead)| is_clear_lead(lead, band, self.searcher.tree().subtree_size(best)))
     }
 
     /// The report of the search so far.
@@ -405,7 +409,9 @@ impl Bandwidth {
         let value = if self.searcher.root().is_tip() && job.root.legal_moves().is_empty() {
             if job.root.is_check() { mated_in(0) } else { 0 }
         } else {
-            self.searcher.root_value()
+            // The value of the move reported, which may not be the root's best son by key
+            // (see `Searcher::flatters_root`).
+            self.searcher.root_choices().first().map_or_else(|| self.searcher.root_value(), |&(_, value)| value)
         };
         // The length of the line reported: the root's own line can differ where brothers tie
         // (the reported line breaks ties by subtree size, the root's by order).

@@ -32,8 +32,8 @@ pub const DEFAULT_DEEPEN_EVERY: u64 = 4;
 /// horizon of 12.9 plies at 500 ms in 12 middlegames, against 11.2 with 1 and 13.25 for
 /// alpha-beta's depth in the same time: a deeper principal line was not worth it.
 pub const LOOK_AHEAD_TAPER: u32 = 2;
-/// The deepest tip probe the search deepens to.
-pub const DEEPEST_TIP_PROBE: u32 = 64;
+/// The deepest tip probe the search deepens to (at most what a node records).
+pub const DEEPEST_TIP_PROBE: u32 = super::game::MAX_TIP_DEPTH;
 
 /// By default out-of-band sons stay in the tree and return when the band moves back
 /// (collapse mode); Harris's irreversible drop is the alternative.

@@ -5,7 +5,7 @@
 use crate::moves::{MoveCode, NO_MOVE};
 use crate::search::{MATE, MATE_BOUND};
 
-use super::game::{GameTree, Tip, Window};
+use super::game::{Accuracy, GameTree, Tip, Window};
 use super::params::*;
 use super::tree::{COLLAPSED, CUT, DROPPED, EXHAUSTED, HORIZON, Node, NodeId, PROVEN, TERMINAL, Tree};
 
@@ -14,6 +14,19 @@ const NO_VALUE: i32 = i32::MIN / 2;
 /// A proven mate in this many plies or fewer cannot be shortened: the only shorter mate
 /// is a son that mates at once, and every son is valued (mate detected) when created.
 const SHORTEST_PROOF_PLIES: i32 = 3;
+
+/// How far a root son's value can be trusted, in rising order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Trust {
+    /// The son is a tip whose own estimate is a bound in the root's favour: a scout showed
+    /// only that the move was no better than the best one then.
+    None,
+    /// The son once had an exact value (it was expanded), but a bound in the root's favour
+    /// ends its principal line now.
+    Partial,
+    /// No bound flatters the son's value.
+    Full,
+}
 
 /// What one call of [`Searcher::step`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -730,7 +743,7 @@ impl<G: GameTree> Searcher<G> {
             // No value of the tip can bring the path back into the band: it keeps its
             // estimate as a bound, valued again if selection ever reaches it.
             let value = self.tree.node(id).value();
-            self.tree.node_mut(id).re_estimate(Tip::bound_at(value, look_ahead));
+            self.tree.node_mut(id).re_estimate(Tip::bound_at(value, look_ahead, Accuracy::Unknown));
             self.stats.refreshed += 1;
             self.leave_path();
             return Step::Refreshed;
@@ -770,7 +783,7 @@ impl<G: GameTree> Searcher<G> {
                     return tip;
                 }
                 if tip.value >= window.beta {
-                    return Tip::bound_at(tip.value, depth);
+                    return Tip::bound_at(tip.value, depth, Accuracy::Lower);
                 }
             }
             if window.alpha < null.alpha {
@@ -976,7 +989,7 @@ impl<G: GameTree> Searcher<G> {
                 continue;
             }
             let block = self.tree.alloc(count).ok_or(Expansion::Full)?;
-            let reply = Tip::bound_at(-son.value(), look_ahead);
+            let reply = Tip::bound_at(-son.value(), look_ahead, Accuracy::Lower);
             for j in 0..count {
                 let code = self.game.code(self.moves[j]);
                 *self.tree.node_mut(block + j as NodeId) = Node::tip(code, reply);
@@ -1209,25 +1222,66 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// The sons of the root with their values from the root's view, ignoring the depth
-    /// penalty, best first; ties go to the larger subtree.
+    /// penalty, best first, those that [flatter](Searcher::flatters_root) the root after
+    /// the others (and among them, tips holding a scout's bound last); ties go to the
+    /// larger subtree.
     pub fn root_choices(&self) -> Vec<(NodeId, i32)> {
         self.ranked_root_sons(self.pure_values().as_deref())
     }
 
     fn ranked_root_sons(&self, values: Option<&[i32]>) -> Vec<(NodeId, i32)> {
         let root = self.tree.root();
-        let mut choices: Vec<(NodeId, i32)> = self
+        let mut choices: Vec<(NodeId, i32, Trust)> = self
             .tree
             .children(root)
             .filter(|&c| !self.tree.node(c).has(DROPPED))
-            .map(|c| (c, back_up(values.map_or(self.tree.node(c).value(), |v| v[c as usize]))))
+            .map(|c| (c, back_up(values.map_or(self.tree.node(c).value(), |v| v[c as usize])), self.trust(c)))
             .collect();
-        choices.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
-        let ties = choices.iter().take_while(|&&(_, v)| v == choices[0].1).count();
+        choices.sort_by_key(|&(_, v, trust)| std::cmp::Reverse((trust, v)));
+        let first = choices.first().map(|&(_, v, trust)| (trust, v));
+        let ties = choices.iter().take_while(|&&(_, v, trust)| Some((trust, v)) == first).count();
         if ties > 1 {
-            choices[..ties].sort_by_cached_key(|&(c, _)| std::cmp::Reverse(self.tree.subtree_size(c)));
+            choices[..ties].sort_by_cached_key(|&(c, _, _)| std::cmp::Reverse(self.tree.subtree_size(c)));
         }
-        choices
+        choices.into_iter().map(|(c, v, _)| (c, v)).collect()
+    }
+
+    /// How far the value of the root son `c` can be trusted.
+    fn trust(&self, c: NodeId) -> Trust {
+        let son = self.tree.node(c);
+        if !self.flatters_root(c) {
+            Trust::Full
+        } else if son.is_tip() && son.is_bound() {
+            Trust::None
+        } else {
+            Trust::Partial
+        }
+    }
+
+    /// True if the value of the root son `c` may flatter the root's side: the tip at the
+    /// end of its principal line holds a bound in the root's favour, such as a scout's,
+    /// which only showed the move to be no better than the best one was then. When the
+    /// best move's value falls with a deeper look, such a son leads by its bound alone
+    /// until selection values it again, as a move that fails high in alpha-beta leads
+    /// only once its re-search confirms it: until then it is neither played nor reported.
+    pub fn flatters_root(&self, c: NodeId) -> bool {
+        let (tip, ply) = self.tip_below(c, 1);
+        // A bound favours the side that chose the move into the tip. At odd plies that is
+        // the root's side and, from the tip's side to move, a lower bound; at even plies an
+        // upper bound.
+        match tip.accuracy() {
+            Accuracy::Exact => false,
+            Accuracy::Lower => ply % 2 == 1,
+            Accuracy::Upper => ply % 2 == 0,
+            Accuracy::Unknown => true,
+        }
+    }
+
+    /// True if the root's best son (by key, the one selection follows) can be trusted: it
+    /// does not [flatter](Searcher::flatters_root) the root. A search should not stop by
+    /// choice before it is.
+    pub fn best_son_trusted(&self) -> bool {
+        self.root().is_tip() || !self.flatters_root(self.best_son(self.tree.root()))
     }
 
     /// The principal variation as move codes: the best root son (see

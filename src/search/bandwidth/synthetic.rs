@@ -237,12 +237,7 @@ impl GameTree for LookAheadTree {
         if pos.ply == self.tree.depth {
             return Tip::terminal(self.tree.value(*pos));
         }
-        let value = self.negamax(*pos, depth);
-        if value <= window.alpha || value >= window.beta {
-            Tip::bound_at(value, depth)
-        } else {
-            Tip::estimate_at(value, depth)
-        }
+        Tip::windowed(self.negamax(*pos, depth), depth, window)
     }
 
     fn deepest_estimate(&self) -> u32 {

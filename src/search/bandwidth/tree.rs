@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use crate::moves::{MoveCode, NO_MOVE};
 
-use super::game::Tip;
+use super::game::{Accuracy, Tip};
 use super::params::{MAX_TREE_NODES, MIN_TREE_NODES};
 
 /// Index of a node in the arena.
@@ -58,17 +58,27 @@ pub struct Node {
     best: u8,
     /// `TERMINAL`, `PROVEN`, ...
     flags: u8,
-    /// How deep the game looked for `tip_eval`, with [`BOUND_BIT`] set when that was only
-    /// a bound.
+    /// How deep the game looked for `tip_eval` (the low six bits), and [`LOWER_BIT`] or
+    /// [`UPPER_BIT`] (or both, for a bound either way) when that was only a bound.
     depth: u8,
 }
 
-/// Marks the depth byte of a node whose own estimate is only a bound.
-const BOUND_BIT: u8 = 0x80;
+/// Marks the depth byte of a node whose own estimate is a lower bound (failed high).
+const LOWER_BIT: u8 = 0x40;
+/// Marks the depth byte of a node whose own estimate is an upper bound (failed low).
+const UPPER_BIT: u8 = 0x80;
+/// The bits of the depth byte that hold the look-ahead.
+const DEPTH_MASK: u8 = LOWER_BIT - 1;
 
 /// The depth byte of a tip estimate.
 fn depth_byte(tip: Tip) -> u8 {
-    tip.depth | if tip.bound { BOUND_BIT } else { 0 }
+    let bits = match tip.accuracy {
+        Accuracy::Exact => 0,
+        Accuracy::Lower => LOWER_BIT,
+        Accuracy::Upper => UPPER_BIT,
+        Accuracy::Unknown => LOWER_BIT | UPPER_BIT,
+    };
+    tip.depth.min(DEPTH_MASK) | bits
 }
 
 const _: () = assert!(size_of::<Node>() == 16);
@@ -131,13 +141,24 @@ impl Node {
     /// How deep the game looked for the node's own estimate.
     #[inline]
     pub fn depth(&self) -> u32 {
-        (self.depth & !BOUND_BIT) as u32
+        (self.depth & DEPTH_MASK) as u32
     }
 
     /// True if the node's own estimate is only a bound.
     #[inline]
     pub fn is_bound(&self) -> bool {
-        self.depth & BOUND_BIT != 0
+        self.depth & !DEPTH_MASK != 0
+    }
+
+    /// What the node's own estimate says of its true value, from its side to move.
+    #[inline]
+    pub fn accuracy(&self) -> Accuracy {
+        match (self.depth & LOWER_BIT != 0, self.depth & UPPER_BIT != 0) {
+            (false, false) => Accuracy::Exact,
+            (true, false) => Accuracy::Lower,
+            (false, true) => Accuracy::Upper,
+            (true, true) => Accuracy::Unknown,
+        }
     }
 
     /// Number of sons.
