@@ -1266,9 +1266,9 @@ impl<G: GameTree> Searcher<G> {
     /// only once its re-search confirms it: until then it is neither played nor reported.
     pub fn flatters_root(&self, c: NodeId) -> bool {
         let (tip, ply) = self.tip_below(c, 1);
-        // A bound favours the side that chose the move into the tip. At odd plies that is
-        // the root's side and, from the tip's side to move, a lower bound; at even plies an
-        // upper bound.
+        // A lower bound (from the tip's side to move) favours the side that chose the move
+        // into the tip, an upper bound the side to move there. The root's side chooses the
+        // moves into odd plies and is to move at even ones.
         match tip.accuracy() {
             Accuracy::Exact => false,
             Accuracy::Lower => ply % 2 == 1,
