@@ -7,6 +7,8 @@ use crate::moves::MoveCode;
 pub const MAX_TIP_DEPTH: u32 = 63;
 
 /// What an estimate's value says of the true value, from the side to move at its node.
+/// Unlike a reported score's [`Bound`](crate::search::Bound), a tip's bound may also go
+/// either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Accuracy {
     /// It is the value the estimate looked for.

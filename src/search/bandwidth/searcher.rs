@@ -1248,10 +1248,9 @@ impl<G: GameTree> Searcher<G> {
 
     /// How far the value of the root son `c` can be trusted.
     fn trust(&self, c: NodeId) -> Trust {
-        let son = self.tree.node(c);
         if !self.flatters_root(c) {
             Trust::Full
-        } else if son.is_tip() && son.is_bound() {
+        } else if self.tree.node(c).is_tip() {
             Trust::None
         } else {
             Trust::Partial
