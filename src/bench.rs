@@ -122,7 +122,8 @@ fn over_positions(
     let mut total = BenchResult { nodes: 0, elapsed: Duration::ZERO };
     for (index, fen) in POSITIONS.iter().enumerate() {
         let root: Chess = parse_fen(fen, CastlingMode::Standard, &mut Vec::new()).expect("bench FENs are valid");
-        let job = SearchJob { root, history: Vec::new(), limits: limits.clone(), move_overhead: 0 };
+        let job =
+            SearchJob { root, history: Vec::new(), limits: limits.clone(), move_overhead: 0, started: Instant::now() };
         let start = Instant::now();
         let nodes = search(&job);
         total.elapsed += start.elapsed();

@@ -2,6 +2,7 @@
 //! move) operations, in SAN or UCI notation, and counts the positions solved.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingMode, Chess, Move};
@@ -126,7 +127,13 @@ pub fn solve(searcher: &mut ActiveSearcher, record: &EpdRecord, limit: EpdLimit)
         EpdLimit::Depth(d) => Limits { depth: Some(d), ..Limits::default() },
     };
     searcher.new_game();
-    let job = SearchJob { root: record.position.clone(), history: Vec::new(), limits, move_overhead: 0 };
+    let job = SearchJob {
+        root: record.position.clone(),
+        history: Vec::new(),
+        limits,
+        move_overhead: 0,
+        started: Instant::now(),
+    };
     let outcome = searcher.search(&job, &mut Silent);
     let solved = outcome
         .best

@@ -6,6 +6,7 @@
 //! cap.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use harrier::moves::{decode, encode, parse_uci};
 use harrier::search::bandwidth::Bandwidth;
@@ -370,7 +371,7 @@ fn position(fen: &str) -> Chess {
 }
 
 fn job(root: Chess, history: Vec<u64>, limits: Limits) -> SearchJob {
-    SearchJob { root, history, limits, move_overhead: 0 }
+    SearchJob { root, history, limits, move_overhead: 0, started: Instant::now() }
 }
 
 fn bandwidth(p: BandwidthParams) -> Bandwidth {

@@ -450,6 +450,18 @@ fn go_ponder_waits_for_ponderhit_or_stop_even_at_mate() {
 }
 
 #[test]
+fn a_ponder_that_outlasted_the_movetime_moves_at_ponderhit() {
+    let mut e = bandwidth_engine(true);
+    e.send("position startpos");
+    // The time runs from `go`, as the GUI's clock does: the move is due at `ponderhit`.
+    e.send("go ponder movetime 1000");
+    e.no_bestmove_for(Duration::from_millis(1300));
+    e.send("ponderhit");
+    e.bestmove(&Chess::default(), PROMPT);
+    e.ready();
+}
+
+#[test]
 fn ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree() {
     let mut e = bandwidth_engine(true);
     e.send("position startpos");

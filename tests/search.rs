@@ -9,7 +9,7 @@ mod common;
 use std::collections::HashSet;
 use std::process::Command;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::Harrier;
 use harrier::engine::game::Game;
@@ -62,6 +62,7 @@ fn search_with(s: &mut AlphaBeta, root: &Chess, history: &[u64], depth: u32) -> 
         history: history.to_vec(),
         limits: Limits { depth: Some(depth), ..Limits::default() },
         move_overhead: 0,
+        started: Instant::now(),
     };
     let outcome = s.search(&job, &mut Silent);
     if outcome.best.is_some() {

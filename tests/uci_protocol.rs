@@ -187,7 +187,7 @@ fn go_ponder_with_clock_fields_is_still_a_ponder_search() {
 }
 
 #[test]
-fn go_ponder_movetime_is_a_ponder_search_and_the_movetime_starts_at_ponderhit() {
+fn go_ponder_movetime_is_a_ponder_search_whose_movetime_runs_from_go() {
     let mut e = Harrier::spawn();
     e.send("position startpos");
     e.send("go ponder movetime 15000");
@@ -195,12 +195,19 @@ fn go_ponder_movetime_is_a_ponder_search_and_the_movetime_starts_at_ponderhit() 
     e.send("stop");
     e.bestmove(&Chess::default(), PROMPT);
 
+    // The ponder outlasted the movetime: the move is due at `ponderhit`.
     e.send("go ponder movetime 600");
     e.no_bestmove_for(Duration::from_millis(900));
     e.send("ponderhit");
+    e.bestmove(&Chess::default(), PROMPT);
+
+    // A short ponder leaves the rest of the movetime, about 1.2 s.
+    e.send("go ponder movetime 1500");
+    e.no_bestmove_for(Duration::from_millis(300));
+    e.send("ponderhit");
     let search = e.bestmove(&Chess::default(), TIMEOUT);
-    assert!(search.elapsed >= Duration::from_millis(450), "movetime ignored after ponderhit: {:?}", search.elapsed);
-    assert!(search.elapsed < Duration::from_millis(1600), "bestmove {:?} after ponderhit", search.elapsed);
+    assert!(search.elapsed >= Duration::from_millis(900), "movetime ignored after ponderhit: {:?}", search.elapsed);
+    assert!(search.elapsed < Duration::from_millis(2500), "bestmove {:?} after ponderhit", search.elapsed);
 }
 
 #[test]

@@ -12,6 +12,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
+use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use shakmaty::{CastlingMode, Position};
@@ -138,6 +139,9 @@ pub struct Engine {
     bandwidth: BandwidthParams,
     always_think: bool,
     debug: bool,
+    /// When the command being handled arrived, before idle thinking was woken: a
+    /// search's clock runs from its `go`.
+    arrived: Instant,
 }
 
 impl Engine {
@@ -166,6 +170,7 @@ impl Engine {
             bandwidth,
             always_think: true,
             debug: false,
+            arrived: Instant::now(),
         }
     }
 
@@ -174,6 +179,7 @@ impl Engine {
         loop {
             select! {
                 recv(commands) -> command => {
+                    self.arrived = Instant::now();
                     let command = command.unwrap_or(Command::Quit);
                     if command == Command::Quit {
                         break;
@@ -391,6 +397,7 @@ impl Engine {
             history: self.game.earlier_keys().to_vec(),
             limits,
             move_overhead: self.move_overhead,
+            started: self.arrived,
         };
         let mut searcher = self.searcher.take().expect("no search is running, so the searcher is home");
         if let ActiveSearcher::Bandwidth(bandwidth) = &mut searcher {

@@ -7,7 +7,7 @@ pub mod time;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
@@ -150,7 +150,7 @@ impl Signals {
         self.pondering.load(Ordering::Acquire)
     }
 
-    /// Turns a ponder search into a normal timed one, its clock starting now.
+    /// Turns a ponder search into a normal timed one; its clock has run since `go ponder`.
     pub fn ponderhit(&self) {
         self.pondering.store(false, Ordering::Release);
     }
@@ -173,6 +173,8 @@ pub struct SearchJob {
     pub limits: Limits,
     /// Milliseconds to keep in reserve for communication delays.
     pub move_overhead: u64,
+    /// When `go` arrived: the search's clock runs from here, as the GUI's does.
+    pub started: Instant,
 }
 
 /// The progress of a search after one iteration.

@@ -1,7 +1,12 @@
 //! Time management: how long to think, from the clocks or a fixed move time.
 //!
 //! Two budgets: the *soft* one decides whether another iteration may start, the *hard*
-//! one stops a running iteration. While pondering neither runs; `ponderhit` starts them.
+//! one stops a running iteration. Both run from the moment `go` arrived, as the GUI's
+//! clock does. While pondering neither expires; after `ponderhit` the time spent
+//! pondering counts as spent on this move (as in Stockfish), so a long ponder ends at
+//! once with its result and a short one has the rest of the budget. Restarting the
+//! budgets at `ponderhit` instead would spend the ponder time and a whole budget on top,
+//! every move: the clock drains to the increment in long games.
 
 use std::time::{Duration, Instant};
 
@@ -31,29 +36,39 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
-    awaiting_ponderhit: bool,
+    /// The soft budget ran out while pondering, at a point where the search could have
+    /// stopped: it stops as soon as `ponderhit` comes.
+    stop_on_ponderhit: bool,
 }
 
 impl TimeManager {
-    /// Computes the budgets for the side `turn` under `limits`.
-    pub fn new(limits: &Limits, turn: Color, move_overhead: u64) -> TimeManager {
+    /// Computes the budgets for the side `turn` under `limits`, running from `start`
+    /// (when `go` arrived).
+    pub fn new(limits: &Limits, turn: Color, move_overhead: u64, start: Instant) -> TimeManager {
         let (soft, hard) = budgets(limits, turn, move_overhead as i64);
         TimeManager {
-            start: Instant::now(),
+            start,
             soft: soft.map(Duration::from_millis),
             hard: hard.map(Duration::from_millis),
-            awaiting_ponderhit: limits.ponder,
+            stop_on_ponderhit: false,
         }
     }
 
-    /// True when the budget says not to start another iteration.
+    /// True when the budget says not to start another iteration. Call it only where the
+    /// search could stop: while pondering it answers false, but remembers a spent budget
+    /// so that `ponderhit` stops the search at once.
     pub fn soft_expired(&mut self, signals: &Signals) -> bool {
-        self.expired(self.soft, signals)
+        let expired = self.passed(self.soft);
+        if signals.is_pondering() {
+            self.stop_on_ponderhit |= expired;
+            return false;
+        }
+        expired
     }
 
     /// True when the running iteration must stop now.
-    pub fn hard_expired(&mut self, signals: &Signals) -> bool {
-        self.expired(self.hard, signals)
+    pub fn hard_expired(&self, signals: &Signals) -> bool {
+        !signals.is_pondering() && (self.stop_on_ponderhit || self.passed(self.hard))
     }
 
     /// True when the search runs on a clock (not fixed depth, nodes or infinite).
@@ -61,14 +76,7 @@ impl TimeManager {
         self.hard.is_some()
     }
 
-    fn expired(&mut self, budget: Option<Duration>, signals: &Signals) -> bool {
-        if self.awaiting_ponderhit {
-            if signals.is_pondering() {
-                return false;
-            }
-            self.awaiting_ponderhit = false;
-            self.start = Instant::now();
-        }
+    fn passed(&self, budget: Option<Duration>) -> bool {
         budget.is_some_and(|b| self.start.elapsed() >= b)
     }
 }
@@ -144,6 +152,60 @@ mod tests {
         assert_eq!(budgets(&infinite, Color::White, 10), (None, None));
         let black_only = Limits { btime: Some(1000), ..Limits::default() };
         assert_eq!(budgets(&black_only, Color::White, 10), (None, None));
+    }
+
+    /// A manager whose clock started `ms` ago, with a 100 ms soft and 300 ms hard budget.
+    fn started_ago(ms: u64) -> TimeManager {
+        let start = Instant::now() - Duration::from_millis(ms);
+        let limits = Limits { movetime: Some(100), ..Limits::default() };
+        TimeManager {
+            soft: Some(Duration::from_millis(100)),
+            hard: Some(Duration::from_millis(300)),
+            ..TimeManager::new(&limits, Color::White, 0, start)
+        }
+    }
+
+    fn pondering() -> Signals {
+        let signals = Signals::default();
+        signals.arm(true);
+        signals
+    }
+
+    #[test]
+    fn nothing_expires_while_pondering() {
+        let signals = pondering();
+        let mut time = started_ago(1000);
+        assert!(!time.soft_expired(&signals) && !time.hard_expired(&signals));
+    }
+
+    #[test]
+    fn a_ponder_longer_than_the_hard_budget_ends_at_ponderhit() {
+        let signals = pondering();
+        let time = started_ago(400);
+        assert!(!time.hard_expired(&signals));
+        signals.ponderhit();
+        assert!(time.hard_expired(&signals), "the ponder time counts as spent on the move");
+    }
+
+    #[test]
+    fn a_soft_budget_spent_while_pondering_stops_the_search_at_ponderhit() {
+        let signals = pondering();
+        let mut time = started_ago(150);
+        assert!(!time.soft_expired(&signals));
+        signals.ponderhit();
+        assert!(
+            time.hard_expired(&signals),
+            "150 ms is inside the hard budget, but an iteration ended past the soft one"
+        );
+    }
+
+    #[test]
+    fn a_short_ponder_leaves_the_rest_of_the_budget() {
+        let signals = pondering();
+        let mut time = started_ago(20);
+        assert!(!time.soft_expired(&signals));
+        signals.ponderhit();
+        assert!(!time.soft_expired(&signals) && !time.hard_expired(&signals));
     }
 
     #[test]

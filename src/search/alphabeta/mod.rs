@@ -247,7 +247,7 @@ impl AlphaBeta {
         if self.signals.stop_requested() {
             self.stopped = true;
         } else if self.has_result {
-            let out_of_time = self.time.as_mut().is_some_and(|t| t.hard_expired(&self.signals));
+            let out_of_time = self.time.as_ref().is_some_and(|t| t.hard_expired(&self.signals));
             if out_of_time || self.nodes >= self.node_limit {
                 self.stopped = true;
             }
@@ -264,7 +264,7 @@ impl AlphaBeta {
         self.stopped = false;
         self.has_result = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        self.time = Some(TimeManager::new(limits, root.turn(), job.move_overhead));
+        self.time = Some(TimeManager::new(limits, root.turn(), job.move_overhead, job.started));
         self.killers.clear();
         self.tt.new_search();
         self.keys.clear();

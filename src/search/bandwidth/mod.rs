@@ -265,6 +265,7 @@ impl Bandwidth {
     pub fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
         let start = Instant::now();
         let limits = &job.limits;
+        let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
         let reused = self.prepare(job);
         let stats = *self.searcher.stats();
         let probe_nodes = self.searcher.game().probe_nodes();
@@ -275,7 +276,6 @@ impl Bandwidth {
             ..SearchSummary::default()
         };
         self.searcher.clear_deepest();
-        let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let signals = self.signals.clone();
         let mut last_report = start;
@@ -292,7 +292,7 @@ impl Bandwidth {
                     break;
                 }
                 let settled = !self.uncertain() && self.line_to_keep() && self.searcher.best_son_trusted();
-                if time.hard_expired(&signals) || (time.soft_expired(&signals) && settled) {
+                if time.hard_expired(&signals) || (settled && time.soft_expired(&signals)) {
                     break;
                 }
                 if time.is_timed() && !signals.is_pondering() && self.decided(steps) {
