@@ -2,9 +2,10 @@
 //!
 //! The transposition table, the killer slots and (later) the bandwidth tree store moves as
 //! 16-bit codes instead of shakmaty's 5-byte `Move`; a code is turned back into a move by
-//! matching it against the legal moves of the position it belongs to.
+//! building the one move it can mean in the position it belongs to and checking that
+//! move's legality.
 
-use shakmaty::{CastlingMode, Chess, Move, Position, Role, uci::UciMove};
+use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square, uci::UciMove};
 
 /// A move packed into 16 bits: from (6) | to (6) << 6 | promotion role (3) << 12.
 /// Castling is encoded king-square to rook-square, so every legal move has its own code.
@@ -23,12 +24,32 @@ pub fn encode(m: Move) -> MoveCode {
     from | (to << 6) | (promo << 12)
 }
 
-/// Finds the legal move of `pos` whose code is `code`.
+/// Finds the legal move of `pos` whose code is `code`, if there is one. A code may come
+/// from another position (a table entry of a colliding key), so anything is checked.
+/// shakmaty's legality check generates only the moves to the target square: far cheaper
+/// than matching the code against every legal move, and the bandwidth tree decodes a
+/// move at every node it walks through.
 pub fn decode(pos: &Chess, code: MoveCode) -> Option<Move> {
     if code == NO_MOVE {
         return None;
     }
-    pos.legal_moves().into_iter().find(|&m| encode(m) == code)
+    let from = Square::new(u32::from(code & 63));
+    let to = Square::new(u32::from((code >> 6) & 63));
+    let promotion = match code >> 12 {
+        0 => None,
+        role => Some(Role::try_from(role).ok()?),
+    };
+    let board = pos.board();
+    let role = board.role_at(from)?;
+    let ours = board.by_color(pos.turn());
+    let m = if role == Role::King && ours.contains(to) && board.role_at(to) == Some(Role::Rook) {
+        promotion.is_none().then_some(Move::Castle { king: from, rook: to })?
+    } else if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
+        promotion.is_none().then_some(Move::EnPassant { from, to })?
+    } else {
+        Move::Normal { role, from, capture: board.role_at(to), to, promotion }
+    };
+    pos.is_legal(m).then_some(m)
 }
 
 /// The UCI text of a move: `e1g1` for castling in standard chess, `e1h1` in Chess960.
@@ -75,6 +96,26 @@ mod tests {
         codes.sort_unstable();
         codes.dedup();
         assert_eq!(codes.len(), moves.len());
+    }
+
+    /// Every one of the 2^15 codes decodes to the legal move with that code, or to nothing.
+    #[test]
+    fn decoding_agrees_with_the_legal_moves_for_every_code() {
+        for (fen, mode) in [
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", CastlingMode::Standard),
+            ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", CastlingMode::Standard),
+            ("8/8/3p4/KPp4r/1R3p1k/8/4P1P1/8 w - c6 0 3", CastlingMode::Standard),
+            ("8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1", CastlingMode::Standard),
+            ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", CastlingMode::Chess960),
+            ("1r2k1r1/8/8/8/8/8/8/R3K2R b KQk - 0 1", CastlingMode::Chess960),
+        ] {
+            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+            let moves = pos.legal_moves();
+            for code in 0..(1 << 15) {
+                let expected = moves.iter().copied().find(|&m| encode(m) == code);
+                assert_eq!(decode(&pos, code), expected, "{fen}: code {code:#06x}");
+            }
+        }
     }
 
     #[test]
