@@ -6,6 +6,7 @@ pub mod bandwidth;
 pub mod time;
 pub mod tt;
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -132,6 +133,9 @@ pub struct Limits {
 pub struct Signals {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// When `ponderhit` came, for the time manager: kept here, where every copy of a
+    /// search's clock (the bandwidth searcher's probes have their own) sees the same one.
+    ponderhit_at: Mutex<Option<Instant>>,
 }
 
 impl Signals {
@@ -152,13 +156,25 @@ impl Signals {
 
     /// Turns a ponder search into a normal timed one; its clock has run since `go ponder`.
     pub fn ponderhit(&self) {
+        *self.hit_time() = Some(Instant::now());
         self.pondering.store(false, Ordering::Release);
+    }
+
+    /// When `ponderhit` turned the running search into a timed one, if it did.
+    pub fn ponderhit_at(&self) -> Option<Instant> {
+        *self.hit_time()
     }
 
     /// Resets the flags for a new search.
     pub fn arm(&self, pondering: bool) {
+        *self.hit_time() = None;
         self.stop.store(false, Ordering::Release);
         self.pondering.store(pondering, Ordering::Release);
+    }
+
+    fn hit_time(&self) -> std::sync::MutexGuard<'_, Option<Instant>> {
+        // Nothing can panic while holding the lock, but a poisoned one holds a valid time.
+        self.ponderhit_at.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -190,7 +206,7 @@ pub struct Report {
     pub bound: Bound,
     /// Nodes searched so far.
     pub nodes: u64,
-    /// Time since the search started.
+    /// Time since `go` arrived, as the budget counts it.
     pub elapsed: Duration,
     /// Table occupancy in per mille.
     pub hashfull: u32,

@@ -3,10 +3,15 @@
 //! Two budgets: the *soft* one decides whether another iteration may start, the *hard*
 //! one stops a running iteration. Both run from the moment `go` arrived, as the GUI's
 //! clock does. While pondering neither expires; after `ponderhit` the time spent
-//! pondering counts as spent on this move (as in Stockfish), so a long ponder ends at
-//! once with its result and a short one has the rest of the budget. Restarting the
-//! budgets at `ponderhit` instead would spend the ponder time and a whole budget on top,
-//! every move: the clock drains to the increment in long games.
+//! pondering counts as spent on this move (as in Stockfish), so a long ponder ends soon
+//! with its result and a short one has the rest of the budget. Restarting the budgets at
+//! `ponderhit` instead would spend the ponder time and a whole budget on top, every move:
+//! the clock drains to the increment in long games.
+//!
+//! A search past its soft budget may run on to a point where it can stop (the end of an
+//! iteration, a settled bandwidth tree), up to the hard limit. After a ponder that outran
+//! its budget the search gets that same room again from `ponderhit`: stopping it there
+//! and then would play whatever the tree held at that instant.
 
 use std::time::{Duration, Instant};
 
@@ -36,8 +41,8 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
-    /// The soft budget ran out while pondering, at a point where the search could have
-    /// stopped: it stops as soon as `ponderhit` comes.
+    /// An iteration ended after the soft budget ran out while pondering: the search stops
+    /// as soon as `ponderhit` comes.
     stop_on_ponderhit: bool,
 }
 
@@ -54,30 +59,38 @@ impl TimeManager {
         }
     }
 
-    /// True when the budget says not to start another iteration. Call it only where the
-    /// search could stop: while pondering it answers false, but remembers a spent budget
-    /// so that `ponderhit` stops the search at once.
-    pub fn soft_expired(&mut self, signals: &Signals) -> bool {
-        let expired = self.passed(self.soft);
+    /// True when the soft budget is spent: a search that can stop now should.
+    pub fn soft_expired(&self, signals: &Signals) -> bool {
+        !signals.is_pondering() && self.soft.is_some_and(|soft| self.start.elapsed() >= soft)
+    }
+
+    /// [`soft_expired`](TimeManager::soft_expired), asked at the end of an iteration:
+    /// while pondering it answers false but remembers a spent budget, so that
+    /// `ponderhit` stops the search at once with the iteration's result.
+    pub fn iteration_done(&mut self, signals: &Signals) -> bool {
         if signals.is_pondering() {
-            self.stop_on_ponderhit |= expired;
+            self.stop_on_ponderhit |= self.soft.is_some_and(|soft| self.start.elapsed() >= soft);
             return false;
         }
-        expired
+        self.soft_expired(signals)
     }
 
     /// True when the running iteration must stop now.
     pub fn hard_expired(&self, signals: &Signals) -> bool {
-        !signals.is_pondering() && (self.stop_on_ponderhit || self.passed(self.hard))
+        if signals.is_pondering() {
+            return false;
+        }
+        let Some(hard) = self.hard else { return false };
+        let mut deadline = self.start + hard;
+        if let (Some(hit), Some(soft)) = (signals.ponderhit_at(), self.soft) {
+            deadline = deadline.max(hit + hard.saturating_sub(soft));
+        }
+        self.stop_on_ponderhit || Instant::now() >= deadline
     }
 
     /// True when the search runs on a clock (not fixed depth, nodes or infinite).
     pub fn is_timed(&self) -> bool {
         self.hard.is_some()
-    }
-
-    fn passed(&self, budget: Option<Duration>) -> bool {
-        budget.is_some_and(|b| self.start.elapsed() >= b)
     }
 }
 
@@ -176,22 +189,25 @@ mod tests {
         let signals = pondering();
         let mut time = started_ago(1000);
         assert!(!time.soft_expired(&signals) && !time.hard_expired(&signals));
+        assert!(!time.iteration_done(&signals));
     }
 
     #[test]
-    fn a_ponder_longer_than_the_hard_budget_ends_at_ponderhit() {
+    fn a_ponder_that_outran_the_budget_gets_the_hard_limits_margin_after_ponderhit() {
         let signals = pondering();
         let time = started_ago(400);
-        assert!(!time.hard_expired(&signals));
         signals.ponderhit();
-        assert!(time.hard_expired(&signals), "the ponder time counts as spent on the move");
+        assert!(time.soft_expired(&signals), "the ponder time counts as spent on the move");
+        assert!(!time.hard_expired(&signals), "room to reach a point where the search can stop");
+        std::thread::sleep(Duration::from_millis(210));
+        assert!(time.hard_expired(&signals), "the margin is the hard limit's 200 ms over the soft one");
     }
 
     #[test]
-    fn a_soft_budget_spent_while_pondering_stops_the_search_at_ponderhit() {
+    fn an_iteration_ended_past_the_soft_budget_while_pondering_stops_the_search_at_ponderhit() {
         let signals = pondering();
         let mut time = started_ago(150);
-        assert!(!time.soft_expired(&signals));
+        assert!(!time.iteration_done(&signals));
         signals.ponderhit();
         assert!(
             time.hard_expired(&signals),
@@ -203,9 +219,10 @@ mod tests {
     fn a_short_ponder_leaves_the_rest_of_the_budget() {
         let signals = pondering();
         let mut time = started_ago(20);
-        assert!(!time.soft_expired(&signals));
+        assert!(!time.iteration_done(&signals));
         signals.ponderhit();
         assert!(!time.soft_expired(&signals) && !time.hard_expired(&signals));
+        assert!(!time.iteration_done(&signals));
     }
 
     #[test]

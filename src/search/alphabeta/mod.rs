@@ -256,7 +256,7 @@ impl AlphaBeta {
 
     /// Runs a search to its limits and returns the move to play.
     pub fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
-        let start = Instant::now();
+        let start = job.started;
         let root = &job.root;
         let limits = &job.limits;
         self.nodes = 0;
@@ -333,7 +333,7 @@ impl AlphaBeta {
                 break;
             }
             let time = self.time.as_mut().expect("set at the start of the search");
-            if time.soft_expired(&self.signals) {
+            if time.iteration_done(&self.signals) {
                 break;
             }
             if time.is_timed() && root_moves.len() == 1 && !self.signals.is_pondering() {

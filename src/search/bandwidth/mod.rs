@@ -263,9 +263,9 @@ impl Bandwidth {
 
     /// Runs a search to its limits and returns the move to play.
     pub fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
-        let start = Instant::now();
+        let start = job.started;
         let limits = &job.limits;
-        let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
+        let time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
         let reused = self.prepare(job);
         let stats = *self.searcher.stats();
         let probe_nodes = self.searcher.game().probe_nodes();
