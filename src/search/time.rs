@@ -67,7 +67,7 @@ impl TimeManager {
     /// [`soft_expired`](TimeManager::soft_expired), asked at the end of an iteration:
     /// while pondering it answers false but remembers a spent budget, so that
     /// `ponderhit` stops the search at once with the iteration's result.
-    pub fn iteration_done(&mut self, signals: &Signals) -> bool {
+    pub fn stop_after_iteration(&mut self, signals: &Signals) -> bool {
         if signals.is_pondering() {
             self.stop_on_ponderhit |= self.soft.is_some_and(|soft| self.start.elapsed() >= soft);
             return false;
@@ -189,7 +189,7 @@ mod tests {
         let signals = pondering();
         let mut time = started_ago(1000);
         assert!(!time.soft_expired(&signals) && !time.hard_expired(&signals));
-        assert!(!time.iteration_done(&signals));
+        assert!(!time.stop_after_iteration(&signals));
     }
 
     #[test]
@@ -207,7 +207,7 @@ mod tests {
     fn an_iteration_ended_past_the_soft_budget_while_pondering_stops_the_search_at_ponderhit() {
         let signals = pondering();
         let mut time = started_ago(150);
-        assert!(!time.iteration_done(&signals));
+        assert!(!time.stop_after_iteration(&signals));
         signals.ponderhit();
         assert!(
             time.hard_expired(&signals),
@@ -219,10 +219,10 @@ mod tests {
     fn a_short_ponder_leaves_the_rest_of_the_budget() {
         let signals = pondering();
         let mut time = started_ago(20);
-        assert!(!time.iteration_done(&signals));
+        assert!(!time.stop_after_iteration(&signals));
         signals.ponderhit();
         assert!(!time.soft_expired(&signals) && !time.hard_expired(&signals));
-        assert!(!time.iteration_done(&signals));
+        assert!(!time.stop_after_iteration(&signals));
     }
 
     #[test]

@@ -333,7 +333,7 @@ impl AlphaBeta {
                 break;
             }
             let time = self.time.as_mut().expect("set at the start of the search");
-            if time.iteration_done(&self.signals) {
+            if time.stop_after_iteration(&self.signals) {
                 break;
             }
             if time.is_timed() && root_moves.len() == 1 && !self.signals.is_pondering() {
