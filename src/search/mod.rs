@@ -6,8 +6,8 @@ pub mod bandwidth;
 pub mod time;
 pub mod tt;
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
@@ -172,7 +172,7 @@ impl Signals {
         self.pondering.store(pondering, Ordering::Release);
     }
 
-    fn hit_time(&self) -> std::sync::MutexGuard<'_, Option<Instant>> {
+    fn hit_time(&self) -> MutexGuard<'_, Option<Instant>> {
         // Nothing can panic while holding the lock, but a poisoned one holds a valid time.
         self.ponderhit_at.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
