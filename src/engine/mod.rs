@@ -139,9 +139,6 @@ pub struct Engine {
     bandwidth: BandwidthParams,
     always_think: bool,
     debug: bool,
-    /// When the command being handled arrived, before idle thinking was woken: a
-    /// search's clock runs from its `go`.
-    arrived: Instant,
 }
 
 impl Engine {
@@ -170,7 +167,6 @@ impl Engine {
             bandwidth,
             always_think: true,
             debug: false,
-            arrived: Instant::now(),
         }
     }
 
@@ -179,7 +175,9 @@ impl Engine {
         loop {
             select! {
                 recv(commands) -> command => {
-                    self.arrived = Instant::now();
+                    // Stamped before idle thinking is woken: a search's clock runs from
+                    // the moment its `go` arrived.
+                    let arrived = Instant::now();
                     let command = command.unwrap_or(Command::Quit);
                     if command == Command::Quit {
                         break;
@@ -188,7 +186,7 @@ impl Engine {
                     if command != Command::IsReady {
                         self.wake();
                     }
-                    self.handle(command);
+                    self.handle(command, arrived);
                 }
                 recv(self.events_rx) -> event => {
                     if let Ok(event) = event {
@@ -204,7 +202,7 @@ impl Engine {
         if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard }
     }
 
-    fn handle(&mut self, command: Command) {
+    fn handle(&mut self, command: Command, arrived: Instant) {
         match command {
             Command::Uci => self.out.identify(NAME, AUTHOR, &options::declared()),
             Command::Debug(on) => self.debug = on,
@@ -218,7 +216,7 @@ impl Engine {
                 }
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
-            Command::Go(go) => self.go(go),
+            Command::Go(go) => self.go(go, arrived),
             Command::Stop => self.stop(),
             Command::PonderHit => self.ponderhit(),
             Command::Empty => {}
@@ -368,7 +366,7 @@ impl Engine {
         self.running.is_some() || self.perft.is_some()
     }
 
-    fn go(&mut self, go: GoCommand) {
+    fn go(&mut self, go: GoCommand, arrived: Instant) {
         if self.busy() {
             self.out.info_string("go ignored: a search is already running");
             return;
@@ -397,7 +395,7 @@ impl Engine {
             history: self.game.earlier_keys().to_vec(),
             limits,
             move_overhead: self.move_overhead,
-            started: self.arrived,
+            started: arrived,
         };
         let mut searcher = self.searcher.take().expect("no search is running, so the searcher is home");
         if let ActiveSearcher::Bandwidth(bandwidth) = &mut searcher {

@@ -61,7 +61,7 @@ impl TimeManager {
 
     /// True when the soft budget is spent: a search that can stop now should.
     pub fn soft_expired(&self, signals: &Signals) -> bool {
-        !signals.is_pondering() && self.soft.is_some_and(|soft| self.start.elapsed() >= soft)
+        !signals.is_pondering() && self.soft_spent()
     }
 
     /// [`soft_expired`](TimeManager::soft_expired), asked at the end of an iteration:
@@ -69,7 +69,7 @@ impl TimeManager {
     /// `ponderhit` stops the search at once with the iteration's result.
     pub fn stop_after_iteration(&mut self, signals: &Signals) -> bool {
         if signals.is_pondering() {
-            self.stop_on_ponderhit |= self.soft.is_some_and(|soft| self.start.elapsed() >= soft);
+            self.stop_on_ponderhit |= self.soft_spent();
             return false;
         }
         self.soft_expired(signals)
@@ -86,6 +86,11 @@ impl TimeManager {
             deadline = deadline.max(hit + hard.saturating_sub(soft));
         }
         self.stop_on_ponderhit || Instant::now() >= deadline
+    }
+
+    /// True when the soft budget has run out, pondering or not.
+    fn soft_spent(&self) -> bool {
+        self.soft.is_some_and(|soft| self.start.elapsed() >= soft)
     }
 
     /// True when the search runs on a clock (not fixed depth, nodes or infinite).
