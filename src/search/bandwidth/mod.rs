@@ -31,7 +31,7 @@
 //! and gives its replies the son's value as a bound, to be valued when selection reaches
 //! them (see `Searcher::add_replies`). Since scouts leave bounds, the move played is the
 //! best root son whose value no bound in its favour decides, not merely the son with the
-//! highest value (see `Searcher::flatters_root`). Finally, `go ponder` roots the tree after
+//! highest value, unless all those are clearly worse (see `Searcher::flatters_root`). Finally, `go ponder` roots the tree after
 //! the expected reply rather than before it (see [`Bandwidth::prepare`]).
 
 pub mod chess;

@@ -74,6 +74,10 @@ pub const CLEAR_LEAD_MIN_CP: i32 = 150;
 pub const CLEAR_LEAD_MIN_NODES: usize = 100_000;
 /// Search steps between two checks of the clear-lead rule (it walks a subtree).
 pub const CLEAR_LEAD_CHECK_INTERVAL: u64 = 64;
+/// The move played is the root son with the best value, where a son whose value is only a
+/// bound in the root's favour (a scout's, or one ending its principal line) counts this
+/// many centipawns less: a trusted son wins unless it is clearly worse.
+pub const UNCONFIRMED_DISCOUNT_CP: i32 = 50;
 /// After the soft budget, keep searching towards the hard limit while the runner-up is
 /// within this share of the band (per cent): Harris's uncertainty zone, narrowed so that a
 /// quiet position does not spend the hard limit on every move.

@@ -1222,9 +1222,9 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// The sons of the root with their values from the root's view, ignoring the depth
-    /// penalty, best first, those that [flatter](Searcher::flatters_root) the root after
-    /// the others (and among them, tips holding a scout's bound last); ties go to the
-    /// larger subtree.
+    /// penalty, best first: those that [flatter](Searcher::flatters_root) the root count
+    /// [`UNCONFIRMED_DISCOUNT_CP`] less, and tips holding a scout's bound come after every
+    /// other son; ties go to the larger subtree.
     pub fn root_choices(&self) -> Vec<(NodeId, i32)> {
         self.ranked_root_sons(self.pure_values().as_deref())
     }
@@ -1237,9 +1237,18 @@ impl<G: GameTree> Searcher<G> {
             .filter(|&c| !self.tree.node(c).has(DROPPED))
             .map(|c| (c, back_up(values.map_or(self.tree.node(c).value(), |v| v[c as usize])), self.trust(c)))
             .collect();
-        choices.sort_by_key(|&(_, v, trust)| std::cmp::Reverse((trust, v)));
-        let first = choices.first().map(|&(_, v, trust)| (trust, v));
-        let ties = choices.iter().take_while(|&&(_, v, trust)| Some((trust, v)) == first).count();
+        // An expanded son that flatters the root ranks by its bound less a discount: a
+        // little below a trusted brother (it may only have failed to beat that brother's old
+        // value), far above a trusted brother that is much worse (a bound from a deeper look
+        // at the former best move does not make a blunder the better choice). Tips holding
+        // a scout's bound come last.
+        let rank = |v: i32, trust: Trust| {
+            let discount = if trust == Trust::Partial { UNCONFIRMED_DISCOUNT_CP } else { 0 };
+            (trust != Trust::None, v.saturating_sub(discount), trust)
+        };
+        choices.sort_by_key(|&(_, v, trust)| std::cmp::Reverse(rank(v, trust)));
+        let first = choices.first().map(|&(_, v, trust)| rank(v, trust));
+        let ties = choices.iter().take_while(|&&(_, v, trust)| Some(rank(v, trust)) == first).count();
         if ties > 1 {
             choices[..ties].sort_by_cached_key(|&(c, _, _)| std::cmp::Reverse(self.tree.subtree_size(c)));
         }
@@ -1262,7 +1271,8 @@ impl<G: GameTree> Searcher<G> {
     /// which only showed the move to be no better than the best one was then. When the
     /// best move's value falls with a deeper look, such a son leads by its bound alone
     /// until selection values it again, as a move that fails high in alpha-beta leads
-    /// only once its re-search confirms it: until then it is neither played nor reported.
+    /// only once its re-search confirms it: until then it is neither played nor reported,
+    /// unless every trusted brother is worse by more than [`UNCONFIRMED_DISCOUNT_CP`].
     pub fn flatters_root(&self, c: NodeId) -> bool {
         let (tip, ply) = self.tip_below(c, 1);
         // A lower bound (from the tip's side to move) favours the side that chose the move
