@@ -414,6 +414,21 @@ fn finds_the_four_verified_mates() {
     }
 }
 
+#[test]
+fn a_move_refuted_only_by_a_shallow_look_at_one_answer_gets_a_deeper_look() {
+    // Win At Chess 118: 1. Rh4! wins (alpha-beta sees +4.8 from depth 6 on). After 1... Qe5
+    // the winning answer is 2. Rh8+!, which an early, shallow probe valued as losing the
+    // rook, so the principal line of Rh4 ends in another answer. Only a sweep that looks
+    // again at every answer Rh4's refutation rests on (not only the principal line's tip)
+    // finds it; without it the search plays 1. Rf5 or 1. Bc4 at this node count.
+    let fen = "r5k1/pb2rpp1/1p6/2p4q/5R2/2PB2Q1/P1P3PP/5R1K w - - 0 1";
+    let mut searcher = bandwidth(BandwidthParams::default());
+    let outcome = searcher.search(&job(position(fen), Vec::new(), nodes(800_000)), &mut Silent);
+    let best = outcome.best.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+    assert_eq!(best.as_deref(), Some("f4h4"), "{:?}", outcome.report);
+    assert!(matches!(outcome.report.score, Score::Centipawns(cp) if cp > 300), "{:?}", outcome.report);
+}
+
 fn key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }

@@ -24,8 +24,8 @@
 //! search goes (the design's Korf-Chickering hybrid and Scorpio's frozen-tree deepening,
 //! made the normal course): every few expansions new tips look a ply further, a selected
 //! tip with a shallower estimate (or a bound) is valued again instead of being expanded,
-//! and after each deepening the root's unexpanded sons are asked again whether they reach
-//! the band. Estimates are only exact inside the window the band needs: a reply that cuts
+//! and after each deepening every move off the selected line is asked again whether it
+//! reaches the band, at every answer its refutation rests on (see `Searcher::sweep_path`). Estimates are only exact inside the window the band needs: a reply that cuts
 //! its father, or one out of the band, is a bound, valued again if the band reaches it.
 //! With deepening estimates, a double expansion values each son by one probe a ply deeper
 //! and gives its replies the son's value as a bound, to be valued when selection reaches

@@ -592,7 +592,8 @@ impl<G: GameTree> Searcher<G> {
 
     /// Before a selected tip that is up to date is expanded, values again one outdated tip
     /// below a node on the selected path (the nearest the root first): a tip son off the
-    /// path, or the tip at the end of an expanded son's own principal line. It is asked
+    /// path, or a tip among those an expanded son's value rests on (see
+    /// [`outdated_in_proof`](Searcher::outdated_in_proof)). It is asked
     /// only whether it now comes within the band of its best brother (one that does gets
     /// its exact value; one that does not, a bound). Best-first search alone never looks
     /// again at a son whose shallow estimate put it out of the band, so a refutation that
@@ -602,12 +603,12 @@ impl<G: GameTree> Searcher<G> {
         if !self.deepens() {
             return None;
         }
-        let (k, son) = (0..self.path.len() - 1).find_map(|k| {
+        let mut route = Vec::new();
+        let k = (0..self.path.len() - 1).find(|&k| {
             let next = self.path[k + 1];
-            self.tree
-                .children(self.path[k])
-                .find(|&c| c != next && !self.tree.node(c).has(DROPPED) && self.is_outdated(self.tip_below(c, k + 1)))
-                .map(|c| (k, c))
+            self.tree.children(self.path[k]).any(|c| {
+                c != next && !self.tree.node(c).has(DROPPED) && self.outdated_in_proof(c, k + 1, false, &mut route)
+            })
         })?;
         // Rewind the entered line to the father, then enter the line to the tip instead.
         for _ in k + 1..self.path.len() {
@@ -615,15 +616,37 @@ impl<G: GameTree> Searcher<G> {
         }
         self.path.truncate(k + 1);
         self.path_pos.truncate(k + 1);
-        let mut tip = son;
-        self.descend(tip);
-        while !self.tree.node(tip).is_tip() {
-            tip = self.best_son(tip);
-            self.descend(tip);
+        for &id in route.iter().rev() {
+            self.descend(id);
         }
+        let tip = *route.first().expect("the route ends at a tip");
         let window = self.path_window();
         let reduction = self.late_son_reduction(tip);
         Some(self.refresh(tip, window, true, reduction, abort))
+    }
+
+    /// Looks for an [outdated](Searcher::is_outdated) tip among those that prove the value
+    /// of `id`, `ply` plies below the root, from its father's view: the tip itself, or below
+    /// it, where the father's side is to move (`all` set), every son, and elsewhere the best
+    /// son, the refutation. A move out of the band is only as bad as its refutation's best
+    /// answer, so a deeper look at any answer (not only the best one, which the principal
+    /// line ends in) may bring it back. On success `route` holds the nodes from the tip up
+    /// to `id`.
+    fn outdated_in_proof(&self, id: NodeId, ply: usize, all: bool, route: &mut Vec<NodeId>) -> bool {
+        let node = self.tree.node(id);
+        let found = if node.is_tip() {
+            self.is_outdated((node, ply))
+        } else if all {
+            self.tree
+                .children(id)
+                .any(|c| !self.tree.node(c).has(DROPPED) && self.outdated_in_proof(c, ply + 1, false, route))
+        } else {
+            self.outdated_in_proof(self.best_son(id), ply + 1, true, route)
+        };
+        if found {
+            route.push(id);
+        }
+        found
     }
 
     /// [Sweeps](Searcher::sweep_path) the principal line, which selection no longer walks
