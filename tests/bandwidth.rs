@@ -191,7 +191,7 @@ fn wrong_seeds_with_deepening(seeds: std::ops::Range<u64>) -> Vec<u64> {
             let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
             for _ in 0..100_000 {
                 match searcher.step(&mut never) {
-                    Step::Expanded | Step::Refreshed => {}
+                    Step::Expanded | Step::Refreshed | Step::Deepened => {}
                     Step::Done => return searcher.root_value() != exact,
                     other => panic!("seed {seed}: unexpected {other:?}"),
                 }
@@ -292,7 +292,7 @@ fn a_son_ahead_only_by_a_scouts_bound_is_never_the_move_reported() {
         let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
         for _ in 0..2_000 {
             match searcher.step(&mut never) {
-                Step::Expanded | Step::Refreshed => {}
+                Step::Expanded | Step::Refreshed | Step::Deepened => {}
                 Step::Done => break,
                 other => panic!("seed {seed}: unexpected {other:?}"),
             }
@@ -427,6 +427,23 @@ fn a_move_refuted_only_by_a_shallow_look_at_one_answer_gets_a_deeper_look() {
     let best = outcome.best.map(|m| m.to_uci(CastlingMode::Standard).to_string());
     assert_eq!(best.as_deref(), Some("f4h4"), "{:?}", outcome.report);
     assert!(matches!(outcome.report.score, Score::Centipawns(cp) if cp > 300), "{:?}", outcome.report);
+}
+
+#[test]
+fn a_line_ending_in_a_repetition_does_not_end_the_search() {
+    // After 1... Rh4 2. Nb7 Rh2+ 3. Kf1 Rh1+ 4. Kf2 Rh2+ the position repeats, and the
+    // first looks at the other moves kept them out of the band: the root was exhausted and
+    // a search ended after 27,000 of its nodes, playing 1... Rh4, which loses (Stockfish
+    // and alpha-beta hold the balance with 1... Rh2+ or 1... Ne6). An outcome that is not
+    // proven must be searched to the end of the budget, looking further ahead.
+    let fen = "8/1p6/4PR2/2Np3k/3n3P/7r/5K2/8 b - - 0 46";
+    let mut searcher = bandwidth(BandwidthParams::default());
+    let budget = 300_000;
+    let outcome = searcher.search(&job(position(fen), Vec::new(), nodes(budget)), &mut Silent);
+    assert!(!searcher.searcher().is_proven());
+    assert!(outcome.report.nodes >= budget, "stopped after {} nodes", outcome.report.nodes);
+    let best = outcome.best.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+    assert_ne!(best.as_deref(), Some("h3h4"), "{:?}", outcome.report);
 }
 
 fn key(pos: &Chess) -> u64 {

@@ -25,8 +25,10 @@
 //! made the normal course): every few expansions new tips look a ply further, a selected
 //! tip with a shallower estimate (or a bound) is valued again instead of being expanded,
 //! and after each deepening every move off the selected line is asked again whether it
-//! reaches the band, at every answer its refutation rests on (see `Searcher::sweep_path`). Estimates are only exact inside the window the band needs: a reply that cuts
-//! its father, or one out of the band, is a bound, valued again if the band reaches it.
+//! reaches the band, at every answer its refutation rests on (see `Searcher::sweep_path`);
+//! when nothing in the band is left to expand, the look-ahead grows all the same.
+//! Estimates are only exact inside the window the band needs: a reply that cuts its
+//! father, or one out of the band, is a bound, valued again if the band reaches it.
 //! With deepening estimates, a double expansion values each son by one probe a ply deeper
 //! and gives its replies the son's value as a bound, to be valued when selection reaches
 //! them (see `Searcher::add_replies`). Since scouts leave bounds, the move played is the
@@ -252,7 +254,7 @@ impl Bandwidth {
     pub fn think_until(&mut self, stop: impl Fn() -> bool) -> u64 {
         let created = self.searcher.stats().created;
         while !stop() {
-            if !matches!(self.searcher.step(&mut || stop()), Step::Expanded | Step::Refreshed) {
+            if !matches!(self.searcher.step(&mut || stop()), Step::Expanded | Step::Refreshed | Step::Deepened) {
                 break;
             }
         }
@@ -304,7 +306,7 @@ impl Bandwidth {
             // `fallback_move` gives one.
             let mut abort = || signals.stop_requested() || time.hard_expired(&signals);
             match self.searcher.step(&mut abort) {
-                Step::Expanded | Step::Refreshed => steps += 1,
+                Step::Expanded | Step::Refreshed | Step::Deepened => steps += 1,
                 Step::Aborted | Step::Done | Step::Frozen => break,
             }
             let now = Instant::now();

@@ -36,6 +36,9 @@ pub enum Step {
     /// A stale tip (a shallower look-ahead than the search now uses, or a bound) was valued
     /// again and the values backed up.
     Refreshed,
+    /// Nothing in the band was left to expand at the current look-ahead, so the
+    /// look-ahead grew by a ply: the moves out of the band are swept again.
+    Deepened,
     /// The abort callback fired during an expansion, which was undone.
     Aborted,
     /// Nothing is left to expand: the root is terminal or exhausted.
@@ -498,7 +501,18 @@ impl<G: GameTree> Searcher<G> {
         if self.is_finished() {
             // The last stale tip valued may have ended the search before the sweep went
             // along its line.
-            return self.sweep_principal_line(abort).unwrap_or(Step::Done);
+            if let Some(step) = self.sweep_principal_line(abort) {
+                return step;
+            }
+            // Nothing in the band is left to expand, but the moves out of it were valued
+            // only as far ahead as the search looks now: unless the outcome is proven, look
+            // a ply further, as iterative deepening would, and sweep again. (A line that
+            // ends in a repetition would otherwise stop the search at once, however
+            // shallow the looks that kept its brothers out of the band.)
+            if !self.is_proven() && self.deepens() && self.deepen_to(self.probe_depth + 1) {
+                return Step::Deepened;
+            }
+            return Step::Done;
         }
         if !self.frozen && self.tree.len() * 100 >= self.tree.cap() * COMPACT_AT_PERCENT {
             self.manage_memory();
