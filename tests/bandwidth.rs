@@ -307,15 +307,63 @@ fn a_son_ahead_only_by_a_scouts_bound_is_never_the_move_reported() {
             let trusted = choices.iter().filter(|&&(c, _)| !searcher.flatters_root(c)).map(|&(_, v)| v).max();
             if let (Some(trusted), true) = (trusted, searcher.flatters_root(first)) {
                 assert!(!tree.node(first).is_tip(), "seed {seed}: a scouted tip reported before a trusted son");
-                assert!(
-                    first_value - UNCONFIRMED_DISCOUNT_CP > trusted,
-                    "seed {seed}: a flattered son at {first_value} reported before a trusted one at {trusted}"
-                );
+                // The incumbent ranks as trusted; any other flattered son takes the discount.
+                if searcher.incumbent_son() == Some(first) {
+                    assert!(first_value >= trusted, "seed {seed}: the incumbent at {first_value} before {trusted}");
+                } else {
+                    assert!(
+                        first_value - UNCONFIRMED_DISCOUNT_CP > trusted,
+                        "seed {seed}: a flattered son at {first_value} reported before a trusted one at {trusted}"
+                    );
+                }
             }
             led_by_a_bound += usize::from(!searcher.best_son_trusted());
         }
     }
     assert!(led_by_a_bound > 0, "no search was ever led by a bound: the test tests nothing");
+}
+
+#[test]
+fn the_last_trusted_best_son_keeps_its_place_until_a_brother_is_confirmed_better() {
+    // When a deeper look leaves every root son's line ending in a bound in the root's
+    // favour, the son that was last best with a trusted value is still played, as
+    // alpha-beta plays its last finished iteration's move, unless a brother leads it by
+    // more than the discount.
+    let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 2, ..BandwidthParams::default() };
+    let mut kept = 0;
+    for seed in 0..10 {
+        let tree = LookAheadTree::new(UniformTree::random(4, 8, seed, 200, 200));
+        let root = tree.tree().root();
+        let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+        let mut incumbent = None;
+        for _ in 0..2_000 {
+            // The searcher notes the incumbent as a step begins.
+            if !searcher.root().is_tip() && searcher.best_son_trusted() {
+                let (tree, root) = (searcher.tree(), searcher.tree().root());
+                incumbent = Some(tree.node(tree.children(root).start + searcher.root().best() as u32).mv());
+            }
+            match searcher.step(&mut never) {
+                Step::Expanded | Step::Refreshed | Step::Deepened => {}
+                Step::Done => break,
+                other => panic!("seed {seed}: unexpected {other:?}"),
+            }
+            let tree = searcher.tree();
+            assert_eq!(searcher.incumbent_son().map(|c| tree.node(c).mv()), incumbent, "seed {seed}");
+            let Some(son) = searcher.incumbent_son() else { continue };
+            let choices = searcher.root_choices();
+            let value = choices.iter().find(|&&(c, _)| c == son).expect("the incumbent is a choice").1;
+            let (first, first_value) = choices[0];
+            if first != son && searcher.flatters_root(first) {
+                assert!(
+                    first_value - UNCONFIRMED_DISCOUNT_CP > value,
+                    "seed {seed}: a son at {first_value} that a bound flatters displaced the incumbent at {value}"
+                );
+            }
+            let challenged = choices.iter().any(|&(c, v)| c != son && searcher.flatters_root(c) && v > value);
+            kept += usize::from(first == son && searcher.flatters_root(son) && challenged);
+        }
+    }
+    assert!(kept > 0, "no flattered incumbent ever held off a flattered brother: the test tests nothing");
 }
 
 /// Checks which sons of `father` are out of the band and, in strict mode, dropped.

@@ -95,6 +95,10 @@ pub struct Searcher<G: GameTree> {
     horizons: bool,
     /// When set, the root's sons are restricted to these codes.
     root_moves: Vec<MoveCode>,
+    /// The move of the last root son that was best with a trusted value (see
+    /// [`root_choices`](Searcher::root_choices)), as alpha-beta's last finished iteration
+    /// keeps its move until another one is confirmed better.
+    incumbent: Option<MoveCode>,
     stats: Stats,
     /// Deepest tip created, in plies below the current root.
     deepest: usize,
@@ -153,6 +157,7 @@ impl<G: GameTree> Searcher<G> {
             frozen: false,
             horizons: false,
             root_moves: Vec::new(),
+            incumbent: None,
             stats: Stats::default(),
             deepest: 0,
             probe_depth: 0,
@@ -281,6 +286,7 @@ impl<G: GameTree> Searcher<G> {
         self.horizons = false;
         self.deepest = 0;
         self.root_moves.clear();
+        self.incumbent = None;
     }
 
     /// Starts a fresh tree at `root` whose sons are only the moves with these codes.
@@ -498,6 +504,7 @@ impl<G: GameTree> Searcher<G> {
     /// expand it, and back up. `abort` is polled after every new estimate; when it fires,
     /// the iteration is undone. A frozen tree deepens its estimates instead of growing.
     pub fn step(&mut self, abort: &mut dyn FnMut() -> bool) -> Step {
+        self.note_incumbent();
         if self.is_finished() {
             // The last stale tip valued may have ended the search before the sweep went
             // along its line.
@@ -595,6 +602,14 @@ impl<G: GameTree> Searcher<G> {
                     }
                 }
             }
+        }
+    }
+
+    /// Remembers the root's best son as the incumbent if its value can be trusted.
+    fn note_incumbent(&mut self) {
+        let root = self.tree.root();
+        if !self.root().is_tip() && self.best_son_trusted() {
+            self.incumbent = Some(self.tree.node(self.best_son(root)).mv());
         }
     }
 
@@ -1231,6 +1246,7 @@ impl<G: GameTree> Searcher<G> {
             return false;
         }
         self.tree.reroot(id);
+        self.incumbent = None;
         self.root_pos = root;
         self.first_look_ahead(codes.len());
         self.tip_parity ^= codes.len() % 2;
@@ -1260,8 +1276,9 @@ impl<G: GameTree> Searcher<G> {
 
     /// The sons of the root with their values from the root's view, ignoring the depth
     /// penalty, best first: those that [flatter](Searcher::flatters_root) the root count
-    /// [`UNCONFIRMED_DISCOUNT_CP`] less, and tips holding a scout's bound come after every
-    /// other son; ties go to the larger subtree.
+    /// [`UNCONFIRMED_DISCOUNT_CP`] less (except the [incumbent](Searcher::incumbent_son)),
+    /// and tips holding a scout's bound come after every other son; ties go to the larger
+    /// subtree.
     pub fn root_choices(&self) -> Vec<(NodeId, i32)> {
         self.ranked_root_sons(self.pure_values().as_deref())
     }
@@ -1279,17 +1296,29 @@ impl<G: GameTree> Searcher<G> {
         // value), far above a trusted brother that is much worse (a bound from a deeper look
         // at the former best move does not make a blunder the better choice). Tips holding
         // a scout's bound come last.
-        let rank = |v: i32, trust: Trust| {
+        // The incumbent, whose line a deeper look has not yet confirmed, ranks as if it
+        // were trusted: a brother whose value is a bound in the root's favour takes its
+        // place only by more than the discount.
+        let incumbent = self.incumbent_son();
+        let rank = |c: NodeId, v: i32, trust: Trust| {
+            let trust = if trust == Trust::Partial && Some(c) == incumbent { Trust::Full } else { trust };
             let discount = if trust == Trust::Partial { UNCONFIRMED_DISCOUNT_CP } else { 0 };
             (trust != Trust::None, v.saturating_sub(discount), trust)
         };
-        choices.sort_by_key(|&(_, v, trust)| std::cmp::Reverse(rank(v, trust)));
-        let first = choices.first().map(|&(_, v, trust)| rank(v, trust));
-        let ties = choices.iter().take_while(|&&(_, v, trust)| Some(rank(v, trust)) == first).count();
+        choices.sort_by_key(|&(c, v, trust)| std::cmp::Reverse(rank(c, v, trust)));
+        let first = choices.first().map(|&(c, v, trust)| rank(c, v, trust));
+        let ties = choices.iter().take_while(|&&(c, v, trust)| Some(rank(c, v, trust)) == first).count();
         if ties > 1 {
             choices[..ties].sort_by_cached_key(|&(c, _, _)| std::cmp::Reverse(self.tree.subtree_size(c)));
         }
         choices.into_iter().map(|(c, v, _)| (c, v)).collect()
+    }
+
+    /// The root son that was last best with a trusted value in this search, if it is
+    /// still a son: until a brother is confirmed better, it ranks as trusted.
+    pub fn incumbent_son(&self) -> Option<NodeId> {
+        let code = self.incumbent?;
+        self.tree.child_by_move(self.tree.root(), code).filter(|&c| !self.tree.node(c).has(DROPPED))
     }
 
     /// How far the value of the root son `c` can be trusted.
