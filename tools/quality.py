@@ -1,23 +1,27 @@
 #!/usr/bin/env python3
-"""Move-quality probe: plays one move in each of 398 middlegame positions and reports the
-mean centipawn loss of the moves chosen, as Stockfish scores them.
+"""Move-quality probe: plays one move in each of a set of positions and reports the mean
+centipawn loss of the moves chosen, as Stockfish scores them.
 
-The positions (tools/quality_positions.tsv) are two per game from a 200-game match of
-bandwidth against alpha-beta at 5+0.05 (plies 16 to 90, more than 8 men). Each line holds
-Stockfish's scores at depth 14 (1 thread, 64 MB) of its 8 best moves, and of other moves
-scored since through `root_moves`. A move found in neither is scored the same way with the
-Stockfish named by --stockfish and cached in target/quality_cache.tsv; the loss of a move
-is capped at 300 cp. With a node limit the result does not depend on the machine's load;
-on a clock it does.
+The default set (tools/quality_positions.tsv) holds 398 middlegame positions, two per game
+from a 200-game match of bandwidth against alpha-beta at 5+0.05 (plies 16 to 90, more than
+8 men), each with Stockfish's scores at depth 14 (1 thread, 64 MB) of its 8 best moves and
+of other moves scored since through `root_moves`. tools/quality_endgames.tsv holds 150
+endgames (5 to 10 men, from ply 40 on, at most two per game, bandwidth to move, best score
+within 4 pawns) from three such matches, with the 6 best moves at depth 16. A move a set
+lacks is scored at the depth its header names by the Stockfish named by --stockfish and
+cached in target/quality_cache.tsv; the loss of a move is capped at 300 cp. With a node
+limit the result does not depend on the machine's load; on a clock it does.
 
 usage: tools/quality.py [path/to/harrier] [--mode alphabeta|bandwidth]
            [--nodes N | --clock SECONDS+INCREMENT] [--option Name=Value ...]
-           [--save losses.json] [--compare losses.json] [--stockfish PATH]
+           [--positions FILE] [--save losses.json] [--compare losses.json]
+           [--stockfish PATH]
 Needs python-chess (pip install chess).
 """
 
 import argparse
 import json
+import re
 import os
 import statistics
 
@@ -25,11 +29,9 @@ import chess
 import chess.engine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-POSITIONS = os.path.join(HERE, "quality_positions.tsv")
 CACHE = os.path.join(HERE, "..", "target", "quality_cache.tsv")
 MAX_LOSS = 300
 BLUNDER = 100
-ORACLE_DEPTH = 14
 
 parser = argparse.ArgumentParser()
 parser.add_argument("engine", nargs="?", default="target/release/harrier")
@@ -37,6 +39,8 @@ parser.add_argument("--mode", choices=["alphabeta", "bandwidth"], default="alpha
 parser.add_argument("--nodes", type=int)
 parser.add_argument("--clock", help="a game clock for each position, e.g. 3+0.05")
 parser.add_argument("--option", action="append", default=[], help="a UCI option, Name=Value")
+parser.add_argument("--positions", default=os.path.join(HERE, "quality_positions.tsv"),
+                    help="the set of positions (default: the 398 middlegames)")
 parser.add_argument("--save", help="write each position's loss here, for --compare")
 parser.add_argument("--compare", help="a --save file of another run: print the paired difference")
 parser.add_argument("--stockfish", default="/usr/games/stockfish")
@@ -74,7 +78,10 @@ def read_cache(path):
     return cached
 
 
-positions = read_table(POSITIONS)
+positions = read_table(args.positions)
+# The header names the depth of the set's scores ("Stockfish 14-ply ..."): moves it lacks
+# are scored as deep.
+oracle_depth = int(re.search(r"(\d+)-ply", open(args.positions).readline()).group(1))
 cached = read_cache(CACHE)
 
 engine = chess.engine.SimpleEngine.popen_uci(args.engine)
@@ -101,7 +108,7 @@ if unscored:
     os.makedirs(os.path.dirname(CACHE), exist_ok=True)
     with open(CACHE, "a") as cache:
         for fen, move in unscored:
-            info = oracle.analyse(chess.Board(fen), chess.engine.Limit(depth=ORACLE_DEPTH),
+            info = oracle.analyse(chess.Board(fen), chess.engine.Limit(depth=oracle_depth),
                                   root_moves=[chess.Move.from_uci(move)])
             score = info["score"].relative.score(mate_score=3000)
             cached.setdefault(fen, {})[move] = score
