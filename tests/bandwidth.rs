@@ -278,18 +278,25 @@ fn each_double_expansion_below_the_root_tapers_the_look_ahead_of_its_tips() {
     assert!(tapered > 0, "no up-to-date tip below the root's double expansion");
 }
 
+/// A searcher with band 0 and a look-ahead that deepens every second expansion, on a
+/// random tree (branching 4, depth 8) whose estimates look ahead: its best son's value
+/// often falls below the bounds that scouts gave its brothers.
+fn narrow_deepening_searcher(seed: u64) -> Searcher<LookAheadTree> {
+    let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 2, ..BandwidthParams::default() };
+    let tree = LookAheadTree::new(UniformTree::random(4, 8, seed, 200, 200));
+    let root = tree.tree().root();
+    Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap()
+}
+
 #[test]
 fn a_son_ahead_only_by_a_scouts_bound_is_never_the_move_reported() {
     // With a narrow band and a deepening look-ahead, the best son's value often falls below
     // the bounds its brothers got from scouts against its old value: they lead by those
     // bounds until selection values them again. A search stopped then must not play one,
     // unless the trusted son is worse by more than the discount such bounds take.
-    let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 2, ..BandwidthParams::default() };
     let mut led_by_a_bound = 0;
     for seed in 0..10 {
-        let tree = LookAheadTree::new(UniformTree::random(4, 8, seed, 200, 200));
-        let root = tree.tree().root();
-        let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+        let mut searcher = narrow_deepening_searcher(seed);
         for _ in 0..2_000 {
             match searcher.step(&mut never) {
                 Step::Expanded | Step::Refreshed | Step::Deepened => {}
@@ -329,12 +336,9 @@ fn the_last_trusted_best_son_keeps_its_place_until_a_brother_is_confirmed_better
     // favour, the son that was last best with a trusted value is still played, as
     // alpha-beta plays its last finished iteration's move, unless a brother leads it by
     // more than the discount.
-    let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 2, ..BandwidthParams::default() };
     let mut kept = 0;
     for seed in 0..10 {
-        let tree = LookAheadTree::new(UniformTree::random(4, 8, seed, 200, 200));
-        let root = tree.tree().root();
-        let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+        let mut searcher = narrow_deepening_searcher(seed);
         let mut incumbent = None;
         for _ in 0..2_000 {
             // The searcher notes the incumbent as a step begins.
