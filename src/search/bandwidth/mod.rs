@@ -33,8 +33,10 @@
 //! and gives its replies the son's value as a bound, to be valued when selection reaches
 //! them (see `Searcher::add_replies`). Since scouts leave bounds, the move played is the
 //! best root son whose value no bound in its favour decides, not merely the son with the
-//! highest value, unless all those are clearly worse (see `Searcher::flatters_root`). Finally, `go ponder` roots the tree after
-//! the expected reply rather than before it (see [`Bandwidth::prepare`]).
+//! highest value, unless all those are clearly worse; the last such best son keeps its
+//! place while only the end of its line is unconfirmed (see `Searcher::flatters_root` and
+//! `Searcher::incumbent_son`). Finally, `go ponder` roots the tree after the expected reply
+//! rather than before it (see [`Bandwidth::prepare`]).
 
 pub mod chess;
 pub mod game;

@@ -607,9 +607,8 @@ impl<G: GameTree> Searcher<G> {
 
     /// Remembers the root's best son as the incumbent if its value can be trusted.
     fn note_incumbent(&mut self) {
-        let root = self.tree.root();
         if !self.root().is_tip() && self.best_son_trusted() {
-            self.incumbent = Some(self.tree.node(self.best_son(root)).mv());
+            self.incumbent = Some(self.tree.node(self.best_son(self.tree.root())).mv());
         }
     }
 
@@ -1285,45 +1284,46 @@ impl<G: GameTree> Searcher<G> {
 
     fn ranked_root_sons(&self, values: Option<&[i32]>) -> Vec<(NodeId, i32)> {
         let root = self.tree.root();
+        let incumbent = self.incumbent_son();
         let mut choices: Vec<(NodeId, i32, Trust)> = self
             .tree
             .children(root)
             .filter(|&c| !self.tree.node(c).has(DROPPED))
-            .map(|c| (c, back_up(values.map_or(self.tree.node(c).value(), |v| v[c as usize])), self.trust(c)))
+            .map(|c| {
+                (c, back_up(values.map_or(self.tree.node(c).value(), |v| v[c as usize])), self.trust(c, incumbent))
+            })
             .collect();
         // An expanded son that flatters the root ranks by its bound less a discount: a
         // little below a trusted brother (it may only have failed to beat that brother's old
         // value), far above a trusted brother that is much worse (a bound from a deeper look
         // at the former best move does not make a blunder the better choice). Tips holding
         // a scout's bound come last.
-        // The incumbent, whose line a deeper look has not yet confirmed, ranks as if it
-        // were trusted: a brother whose value is a bound in the root's favour takes its
-        // place only by more than the discount.
-        let incumbent = self.incumbent_son();
-        let rank = |c: NodeId, v: i32, trust: Trust| {
-            let trust = if trust == Trust::Partial && Some(c) == incumbent { Trust::Full } else { trust };
+        let rank = |v: i32, trust: Trust| {
             let discount = if trust == Trust::Partial { UNCONFIRMED_DISCOUNT_CP } else { 0 };
             (trust != Trust::None, v.saturating_sub(discount), trust)
         };
-        choices.sort_by_key(|&(c, v, trust)| std::cmp::Reverse(rank(c, v, trust)));
-        let first = choices.first().map(|&(c, v, trust)| rank(c, v, trust));
-        let ties = choices.iter().take_while(|&&(c, v, trust)| Some(rank(c, v, trust)) == first).count();
+        choices.sort_by_key(|&(_, v, trust)| std::cmp::Reverse(rank(v, trust)));
+        let first = choices.first().map(|&(_, v, trust)| rank(v, trust));
+        let ties = choices.iter().take_while(|&&(_, v, trust)| Some(rank(v, trust)) == first).count();
         if ties > 1 {
             choices[..ties].sort_by_cached_key(|&(c, _, _)| std::cmp::Reverse(self.tree.subtree_size(c)));
         }
         choices.into_iter().map(|(c, v, _)| (c, v)).collect()
     }
 
-    /// The root son that was last best with a trusted value in this search, if it is
-    /// still a son: until a brother is confirmed better, it ranks as trusted.
+    /// The root son that was last best with a trusted value since the root last changed, if
+    /// it is still a son: until a brother is confirmed better, it ranks as trusted.
     pub fn incumbent_son(&self) -> Option<NodeId> {
         let code = self.incumbent?;
         self.tree.child_by_move(self.tree.root(), code).filter(|&c| !self.tree.node(c).has(DROPPED))
     }
 
-    /// How far the value of the root son `c` can be trusted.
-    fn trust(&self, c: NodeId) -> Trust {
-        if !self.flatters_root(c) {
+    /// How far the value of the root son `c` can be trusted. The `incumbent` counts as
+    /// trusted while only the end of its line is unconfirmed, as alpha-beta keeps its last
+    /// finished iteration's move: a brother whose value is a bound in the root's favour
+    /// takes its place only by more than the discount.
+    fn trust(&self, c: NodeId, incumbent: Option<NodeId>) -> Trust {
+        if !self.flatters_root(c) || Some(c) == incumbent && !self.tree.node(c).is_tip() {
             Trust::Full
         } else if self.tree.node(c).is_tip() {
             Trust::None
