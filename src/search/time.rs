@@ -59,6 +59,13 @@ impl TimeManager {
         }
     }
 
+    /// Lengthens the soft budget to `percent` per cent of itself, never past the hard one.
+    pub fn stretch_soft(&mut self, percent: u32) {
+        if let (Some(soft), Some(hard)) = (self.soft, self.hard) {
+            self.soft = Some((soft * percent / 100).min(hard));
+        }
+    }
+
     /// True when the soft budget is spent: a search that can stop now should.
     pub fn soft_expired(&self, signals: &Signals) -> bool {
         !signals.is_pondering() && self.soft_spent()
@@ -228,6 +235,18 @@ mod tests {
         signals.ponderhit();
         assert!(!time.soft_expired(&signals) && !time.hard_expired(&signals));
         assert!(!time.stop_after_iteration(&signals));
+    }
+
+    #[test]
+    fn a_stretched_soft_budget_never_passes_the_hard_limit() {
+        let mut time = started_ago(0);
+        time.stretch_soft(150);
+        assert_eq!((time.soft, time.hard), (Some(Duration::from_millis(150)), Some(Duration::from_millis(300))));
+        time.stretch_soft(1000);
+        assert_eq!(time.soft, time.hard);
+        let mut untimed = TimeManager::new(&Limits::default(), Color::White, 0, Instant::now());
+        untimed.stretch_soft(150);
+        assert_eq!((untimed.soft, untimed.hard), (None, None));
     }
 
     #[test]

@@ -269,7 +269,8 @@ impl Bandwidth {
     pub fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
         let start = job.started;
         let limits = &job.limits;
-        let time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
+        let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
+        time.stretch_soft(SOFT_BUDGET_STRETCH_PERCENT);
         let reused = self.prepare(job);
         let stats = *self.searcher.stats();
         let probe_nodes = self.searcher.game().probe_nodes();
