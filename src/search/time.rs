@@ -30,6 +30,12 @@ const INCREMENT_SHARE_PER_MILLE: i64 = 750;
 const LOW_CLOCK_INCREMENT_SHARE_PER_MILLE: i64 = 400;
 /// A clock under this many increments is low.
 const LOW_CLOCK_INCREMENTS: i64 = 20;
+/// On a low clock the hard limit is at most this share of the increment, in per mille
+/// (unless the soft budget is larger): a search that runs to its hard limit on every move
+/// (a bandwidth tree that never settles in a pawn ending) then still lets the clock grow
+/// back. With half the clock as the only cap, such searches held it near 100 ms at
+/// 5+0.05, where one late reply from a loaded machine lost on time.
+const LOW_CLOCK_HARD_INCREMENT_SHARE_PER_MILLE: i64 = 800;
 /// The hard limit as a multiple of the soft budget.
 const HARD_FACTOR: i64 = 3;
 /// The hard limit never exceeds this share of the remaining clock, in per mille.
@@ -126,13 +132,13 @@ fn budgets(limits: &Limits, turn: Color, overhead: i64) -> (Option<u64>, Option<
     let inc = inc.unwrap_or(0).max(0);
     let moves = limits.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| m as i64).clamp(1, MAX_MOVES_TO_GO);
     let hard = (available * MAX_CLOCK_SHARE_PER_MILLE / 1000).max(0);
-    let share = if available < inc * LOW_CLOCK_INCREMENTS {
-        LOW_CLOCK_INCREMENT_SHARE_PER_MILLE
-    } else {
-        INCREMENT_SHARE_PER_MILLE
-    };
+    let low_clock = available < inc * LOW_CLOCK_INCREMENTS;
+    let share = if low_clock { LOW_CLOCK_INCREMENT_SHARE_PER_MILLE } else { INCREMENT_SHARE_PER_MILLE };
     let soft = available / moves + inc * share / 1000;
-    let hard = (soft * HARD_FACTOR).min(hard);
+    let mut hard = (soft * HARD_FACTOR).min(hard);
+    if low_clock {
+        hard = hard.min((inc * LOW_CLOCK_HARD_INCREMENT_SHARE_PER_MILLE / 1000).max(soft));
+    }
     let soft = soft.min(hard);
     (Some(soft as u64), Some(hard as u64))
 }
@@ -160,6 +166,18 @@ mod tests {
         let (soft, hard) = budgets(&clock(100, 20, None), Color::White, 10);
         let (soft, hard) = (soft.unwrap(), hard.unwrap());
         assert!(soft < 20 && soft <= hard && hard <= 50, "{soft} {hard}");
+    }
+
+    #[test]
+    fn a_low_clock_has_a_hard_limit_under_the_increment() {
+        for t in [100, 200, 500, 900] {
+            let (soft, hard) = budgets(&clock(t, 50, None), Color::White, 10);
+            let (soft, hard) = (soft.unwrap(), hard.unwrap());
+            assert!(hard <= 40 || hard == soft, "{t}: soft {soft} hard {hard}");
+            assert!(soft <= hard, "{t}: soft {soft} hard {hard}");
+        }
+        let (_, hard) = budgets(&clock(2000, 50, None), Color::White, 10);
+        assert!(hard.unwrap() > 50, "a clock of 40 increments is not low");
     }
 
     #[test]
