@@ -233,34 +233,38 @@ fn a_sons_window_follows_its_fathers_window_and_the_band_of_its_brothers() {
     assert_eq!(son_window(mating, None, 0), full);
 }
 
+/// Steps until an expansion that left the look-ahead as it was (its new tips are up to
+/// date), at a look-ahead of at least `enough`.
+fn run_to_settled_expansion(searcher: &mut Searcher<LookAheadTree>, enough: u32) {
+    loop {
+        let before = searcher.probe_depth();
+        let step = searcher.step(&mut never);
+        assert!(matches!(step, Step::Expanded | Step::Refreshed));
+        if step == Step::Expanded && before >= enough && searcher.probe_depth() == before {
+            return;
+        }
+    }
+}
+
 #[test]
 fn each_double_expansion_below_the_root_tapers_the_look_ahead_of_its_tips() {
     let tree = LookAheadTree::new(UniformTree::random(3, 12, 7, 200, 200));
     let root = tree.tree().root();
     let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 4, ..BandwidthParams::default() };
     let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
-    // Up to an expansion that left the look-ahead as it was (its new tips are up to date),
-    // at a look-ahead where the levels checked below are still above the base.
-    let enough = (3 * LOOK_AHEAD_TAPER + 2).max(6);
-    loop {
-        let before = searcher.probe_depth();
-        let step = searcher.step(&mut never);
-        assert!(matches!(step, Step::Expanded | Step::Refreshed));
-        if step == Step::Expanded && before >= enough && searcher.probe_depth() == before {
-            break;
-        }
-    }
+    // At a look-ahead where the levels checked below are still above the base.
+    run_to_settled_expansion(&mut searcher, (3 * LOOK_AHEAD_TAPER + 2).max(6));
     // The root's sons and grandsons look as far ahead as the search does; a son valued by
     // its own probe looks one ply further than its replies, so both share one horizon.
-    assert_eq!(searcher.look_ahead_at(2), searcher.probe_depth());
-    let horizon = |ply: usize| ply as u32 + searcher.look_ahead_at(ply);
+    assert_eq!(searcher.look_ahead_at(2, 0), searcher.probe_depth());
+    let horizon = |ply: usize| ply as u32 + searcher.look_ahead_at(ply, 0);
     for level in 1..4 {
         let (son, reply) = (2 * level - 1, 2 * level);
         assert_eq!(horizon(son), horizon(reply), "level {level}");
         // Each double expansion gains two plies of tree and gives up the taper.
         assert_eq!(horizon(reply + 2), horizon(reply) + 2 - LOOK_AHEAD_TAPER, "level {level}");
     }
-    assert_eq!(searcher.look_ahead_at(60), 1, "never below the base look-ahead");
+    assert_eq!(searcher.look_ahead_at(60, 0), 1, "never below the base look-ahead");
     // The tree's tips were valued that way: none looks further ahead than the search asks
     // at its ply, and deep ones that are up to date look less far than the root's.
     let tree = searcher.tree();
@@ -269,13 +273,40 @@ fn each_double_expansion_below_the_root_tapers_the_look_ahead_of_its_tips() {
     while let Some((id, ply)) = stack.pop() {
         let node = tree.node(id);
         if node.is_tip() && !node.has(TERMINAL) {
-            assert!(node.depth() <= searcher.look_ahead_at(ply), "a tip at ply {ply} looks too far");
-            let asked = searcher.look_ahead_at(ply);
-            tapered += usize::from(ply >= 3 && node.depth() == asked && asked < searcher.look_ahead_at(ply - 2));
+            assert!(node.depth() <= searcher.look_ahead_at(ply, 0), "a tip at ply {ply} looks too far");
+            let asked = searcher.look_ahead_at(ply, 0);
+            tapered += usize::from(ply >= 3 && node.depth() == asked && asked < searcher.look_ahead_at(ply - 2, 0));
         }
         stack.extend(tree.children(id).map(|c| (c, ply + 1)));
     }
     assert!(tapered > 0, "no up-to-date tip below the root's double expansion");
+}
+
+#[test]
+fn a_move_that_extends_its_line_gives_every_tip_below_it_a_ply_more_look_ahead() {
+    // The second move of every position extends (as a check does in chess).
+    let tree = LookAheadTree::with_extending_move(UniformTree::random(3, 12, 7, 200, 200), 1);
+    let root = tree.tree().root();
+    let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 4, ..BandwidthParams::default() };
+    let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+    run_to_settled_expansion(&mut searcher, 4);
+    let extending = searcher.game().code(1);
+    assert_eq!(searcher.look_ahead_at(2, 1), searcher.look_ahead_at(2, 0) + 1);
+    // No tip looks further ahead than its line asks for, and some up-to-date tips below an
+    // extending move look exactly that far: further than an unextended line would.
+    let tree = searcher.tree();
+    let mut stack = vec![(tree.root(), 0usize, 0u32)];
+    let mut extended = 0;
+    while let Some((id, ply, ext)) = stack.pop() {
+        let node = tree.node(id);
+        if node.is_tip() && !node.has(TERMINAL) {
+            let asked = searcher.look_ahead_at(ply, ext);
+            assert!(node.depth() <= asked, "a tip at ply {ply} with extension {ext} looks too far");
+            extended += usize::from(ext > 0 && node.depth() == asked && asked > searcher.look_ahead_at(ply, 0));
+        }
+        stack.extend(tree.children(id).map(|c| (c, ply + 1, ext + u32::from(tree.node(c).mv() == extending))));
+    }
+    assert!(extended > 0, "no tip below an extending move looked further ahead");
 }
 
 /// A searcher with band 0 and a look-ahead that deepens every second expansion, on a
@@ -753,16 +784,23 @@ fn a_found_mate_survives_re_rooting() {
 fn pondering_grows_the_expected_replys_subtree_and_a_miss_starts_afresh() {
     let signals = Arc::new(Signals::default());
     let mut searcher = Bandwidth::new(CHESS_MB, BandwidthParams::default(), signals.clone()).unwrap();
-    let first = searcher.search(&job(Chess::default(), Vec::new(), nodes(600_000)), &mut Silent);
-    let (ours, expected) = (first.best.unwrap(), first.ponder.unwrap());
-    let (pos, history) = after(&[&uci(ours), &uci(expected)]);
-    let (before_reply, _) = after(&[&uci(ours)]);
-    let reply_subtree = {
+    // A search can end just after its principal line changed, with the new expected reply
+    // still a tip: the search goes on (on the same tree) until that reply has sons.
+    let mut searches = 0;
+    let (ours, expected, reply_subtree) = loop {
+        let first = searcher.search(&job(Chess::default(), Vec::new(), nodes(300_000)), &mut Silent);
+        let (ours, expected) = (first.best.unwrap(), first.ponder.unwrap());
         let tree = searcher.tree();
         let our_node = tree.child_by_move(tree.root(), encode(ours)).unwrap();
-        tree.subtree_size(tree.child_by_move(our_node, encode(expected)).unwrap())
+        let reply_subtree = tree.subtree_size(tree.child_by_move(our_node, encode(expected)).unwrap());
+        if reply_subtree > 1 {
+            break (ours, expected, reply_subtree);
+        }
+        searches += 1;
+        assert!(searches < 10, "the expected reply never got sons");
     };
-    assert!(reply_subtree > 1, "the expected reply has sons after the search");
+    let (pos, history) = after(&[&uci(ours), &uci(expected)]);
+    let (before_reply, _) = after(&[&uci(ours)]);
 
     signals.arm(true);
     let limits = Limits { ponder: true, nodes: Some(1_000_000), ..Limits::default() };

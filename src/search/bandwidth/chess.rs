@@ -278,6 +278,12 @@ impl GameTree for ChessTree {
     fn deepest_estimate(&self) -> u32 {
         DEEPEST_TIP_PROBE
     }
+
+    /// A check: the side in check has few moves, so the line costs little more and its
+    /// outcome is often decided just past the horizon.
+    fn extends(&self, pos: &ChessPos) -> bool {
+        pos.pos.is_check()
+    }
 }
 
 #[cfg(test)]
@@ -309,6 +315,16 @@ mod tests {
             }
         }
         pos
+    }
+
+    #[test]
+    fn a_check_extends_its_line_and_a_quiet_move_does_not() {
+        let game = tree();
+        let root = ChessPos::new(chess("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"));
+        let check = root.play(parse_uci(&root.pos, "a1a8").unwrap());
+        let quiet = root.play(parse_uci(&root.pos, "a1a7").unwrap());
+        assert!(game.extends(&check));
+        assert!(!game.extends(&quiet));
     }
 
     #[test]

@@ -141,6 +141,13 @@ pub trait GameTree {
         0
     }
 
+    /// True if the move into `pos` earns the line through it a ply more look-ahead
+    /// (alpha-beta's check extension). The default: never.
+    fn extends(&self, pos: &Self::Pos) -> bool {
+        let _ = pos;
+        false
+    }
+
     /// The deepest look-ahead [`evaluate`](GameTree::evaluate) offers. The search deepens
     /// its estimates up to it as it goes (0: estimates do not deepen).
     fn deepest_estimate(&self) -> u32 {

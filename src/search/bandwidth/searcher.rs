@@ -227,18 +227,19 @@ impl<G: GameTree> Searcher<G> {
     /// selection finds every one that could matter; valuing it costs one estimate, where
     /// expanding it would cost one per son. (Where estimates do not deepen, a refutation
     /// says more than the son's own estimate: a cut son is expanded, as Harris does.)
-    fn is_stale(&self, id: NodeId, ply: usize) -> bool {
-        self.is_stale_node(self.tree.node(id), ply)
+    fn is_stale(&self, id: NodeId, ply: usize, ext: u32) -> bool {
+        self.is_stale_node(self.tree.node(id), ply, ext)
     }
 
-    fn is_stale_node(&self, node: &Node, ply: usize) -> bool {
-        node.flags() & (TERMINAL | COLLAPSED) == 0 && (node.is_bound() || self.is_behind(node, ply))
+    fn is_stale_node(&self, node: &Node, ply: usize, ext: u32) -> bool {
+        node.flags() & (TERMINAL | COLLAPSED) == 0 && (node.is_bound() || self.is_behind(node, ply, ext))
     }
 
-    /// True if the estimate of `node`, `ply` plies below the root, looked less far ahead
-    /// than the search now asks there, or is a cut son's refutation while estimates deepen.
-    fn is_behind(&self, node: &Node, ply: usize) -> bool {
-        node.depth() < self.regular_look_ahead_at(ply) || node.has(CUT) && self.deepens()
+    /// True if the estimate of `node`, `ply` plies below the root on a line extended by
+    /// `ext` plies (the node's own move included), looked less far ahead than the search now
+    /// asks there, or is a cut son's refutation while estimates deepen.
+    fn is_behind(&self, node: &Node, ply: usize, ext: u32) -> bool {
+        node.depth() < self.regular_look_ahead_at(ply, ext) || node.has(CUT) && self.deepens()
     }
 
     /// True when the game's estimates deepen and the search deepens them: then a double
@@ -253,11 +254,11 @@ impl<G: GameTree> Searcher<G> {
         self.game.deepest_estimate() > 0
     }
 
-    /// The look-ahead a tip `ply` plies below the root gets now: the
-    /// [regular](Searcher::regular_look_ahead_at) one, plus one off the regular parity (a
-    /// cut son), so that its horizon lines up with its cousins'.
-    pub fn look_ahead_at(&self, ply: usize) -> u32 {
-        self.regular_look_ahead_at(ply) + u32::from(ply % 2 != self.tip_parity)
+    /// The look-ahead a tip `ply` plies below the root, on a line extended by `ext` plies,
+    /// gets now: the [regular](Searcher::regular_look_ahead_at) one, plus one off the
+    /// regular parity (a cut son), so that its horizon lines up with its cousins'.
+    pub fn look_ahead_at(&self, ply: usize, ext: u32) -> u32 {
+        self.regular_look_ahead_at(ply, ext) + u32::from(ply % 2 != self.tip_parity)
     }
 
     /// The look-ahead of a regular tip `ply` plies below the root: the search's, less
@@ -266,11 +267,25 @@ impl<G: GameTree> Searcher<G> {
     /// must be valued again whenever the look-ahead grows; without the taper, each of
     /// those levels would cost as much as the root's, and a long line would starve the
     /// root's moves of look-ahead. With it, the cost falls level by level, as alpha-beta's
-    /// does with the remaining depth.
-    fn regular_look_ahead_at(&self, ply: usize) -> u32 {
+    /// does with the remaining depth. The moves of the line that [extend](GameTree::extends)
+    /// it add `ext` plies, as alpha-beta's check extension does.
+    fn regular_look_ahead_at(&self, ply: usize, ext: u32) -> u32 {
         let level = ((ply + 1 + self.tip_parity) / 2).saturating_sub(1);
         let taper = u32::try_from(level).unwrap_or(u32::MAX).saturating_mul(LOOK_AHEAD_TAPER);
-        self.probe_depth.saturating_sub(taper).max(self.base_depth())
+        let regular = self.probe_depth.saturating_sub(taper).max(self.base_depth());
+        self.extended(regular, ext)
+    }
+
+    /// `look_ahead` extended by `ext` plies, but not past the deepest estimate the game
+    /// offers: a tip asked for more would record less and stay behind for ever.
+    fn extended(&self, look_ahead: u32, ext: u32) -> u32 {
+        (look_ahead + ext).min(self.game.deepest_estimate().max(look_ahead))
+    }
+
+    /// The plies by which the moves of the path down to its node at `ply` extend it (the
+    /// root's own move, made before the search, does not count).
+    fn path_extension(&self, ply: usize) -> u32 {
+        self.path[1..=ply].iter().map(|&id| self.tree.node(id).extension()).sum()
     }
 
     /// Starts a fresh tree at `root` (the game's history must already be set for it). The
@@ -549,7 +564,7 @@ impl<G: GameTree> Searcher<G> {
             // iteration first: its brothers are then scouted against its new value, not
             // against a value the deeper look may overturn, and a search stopped between
             // the two plays a move whose line looked as far ahead as its brothers' lines.
-            if self.is_stale(tip, self.path.len() - 1) {
+            if self.is_stale(tip, self.path.len() - 1, self.path_extension(self.path.len() - 1)) {
                 // A bound (a reply never valued, or one cut off earlier) is expected out
                 // of the band, a tip that is only behind in look-ahead is not.
                 let mut window = self.path_window();
@@ -614,8 +629,8 @@ impl<G: GameTree> Searcher<G> {
 
     /// True if the tip `node` is [behind](Searcher::is_behind) and the sweep should renew
     /// it, whether or not it is in the band (a bound that is not behind stays a bound).
-    fn is_outdated(&self, (node, ply): (&Node, usize)) -> bool {
-        node.flags() & (TERMINAL | COLLAPSED | DROPPED | EXHAUSTED) == 0 && self.is_behind(node, ply)
+    fn is_outdated(&self, node: &Node, ply: usize, ext: u32) -> bool {
+        node.flags() & (TERMINAL | COLLAPSED | DROPPED | EXHAUSTED) == 0 && self.is_behind(node, ply, ext)
     }
 
     /// Before a selected tip that is up to date is expanded, values again one outdated tip
@@ -635,7 +650,9 @@ impl<G: GameTree> Searcher<G> {
         let k = (0..self.path.len() - 1).find(|&k| {
             let next = self.path[k + 1];
             self.tree.children(self.path[k]).any(|c| {
-                c != next && !self.tree.node(c).has(DROPPED) && self.outdated_in_proof(c, k + 1, false, &mut route)
+                c != next
+                    && !self.tree.node(c).has(DROPPED)
+                    && self.outdated_in_proof(c, k + 1, self.path_extension(k), false, &mut route)
             })
         })?;
         // Rewind the entered line to the father, then enter the line to the tip instead.
@@ -660,16 +677,17 @@ impl<G: GameTree> Searcher<G> {
     /// answer, so a deeper look at any answer (not only the best one, which the principal
     /// line ends in) may bring it back. On success `route` holds the nodes from the tip up
     /// to `id`.
-    fn outdated_in_proof(&self, id: NodeId, ply: usize, all: bool, route: &mut Vec<NodeId>) -> bool {
+    fn outdated_in_proof(&self, id: NodeId, ply: usize, above: u32, all: bool, route: &mut Vec<NodeId>) -> bool {
         let node = self.tree.node(id);
+        let ext = above + node.extension();
         let found = if node.is_tip() {
-            self.is_outdated((node, ply))
+            self.is_outdated(node, ply, ext)
         } else if all {
             self.tree
                 .children(id)
-                .any(|c| !self.tree.node(c).has(DROPPED) && self.outdated_in_proof(c, ply + 1, false, route))
+                .any(|c| !self.tree.node(c).has(DROPPED) && self.outdated_in_proof(c, ply + 1, ext, false, route))
         } else {
-            self.outdated_in_proof(self.best_son(id), ply + 1, true, route)
+            self.outdated_in_proof(self.best_son(id), ply + 1, ext, true, route)
         };
         if found {
             route.push(id);
@@ -708,7 +726,8 @@ impl<G: GameTree> Searcher<G> {
             .filter(|&c| c != id && !self.tree.node(c).has(DROPPED) && self.key(self.tree.node(c)) > key)
             .count();
         let ply = n - 1;
-        self.game.reduction(&self.path_pos[n - 2], &self.path_pos[n - 1], rank, self.look_ahead_at(ply))
+        let look_ahead = self.look_ahead_at(ply, self.path_extension(ply));
+        self.game.reduction(&self.path_pos[n - 2], &self.path_pos[n - 1], rank, look_ahead)
     }
 
     /// The tip at the end of the line of best sons from `id`, `ply` plies below the root
@@ -758,11 +777,12 @@ impl<G: GameTree> Searcher<G> {
     /// The best key among the sons of `father` but `id` whose values are known (not stale
     /// tips, `ply` plies below the root), from the father's side.
     fn best_known_brother(&self, father: NodeId, id: NodeId, ply: usize) -> Option<i32> {
+        let above = self.path_extension(ply - 1);
         self.tree
             .children(father)
             .filter(|&c| c != id)
             .map(|c| self.tree.node(c))
-            .filter(|son| !(son.has(DROPPED) || son.is_tip() && self.is_stale_node(son, ply)))
+            .filter(|son| !(son.has(DROPPED) || son.is_tip() && self.is_stale_node(son, ply, above + son.extension())))
             .map(|son| self.key(son))
             .max()
     }
@@ -789,7 +809,7 @@ impl<G: GameTree> Searcher<G> {
         abort: &mut dyn FnMut() -> bool,
     ) -> Step {
         let ply = self.path.len() - 1;
-        let look_ahead = self.look_ahead_at(ply);
+        let look_ahead = self.look_ahead_at(ply, self.path_extension(ply));
         if window.alpha >= window.beta {
             // No value of the tip can bring the path back into the band: it keeps its
             // estimate as a bound, valued again if selection ever reaches it.
@@ -906,8 +926,9 @@ impl<G: GameTree> Searcher<G> {
         }
     }
 
-    /// Creates and values the sons of `pos` in a new block, looking `depth` ahead; returns
-    /// the block and its size.
+    /// Creates and values the sons of `pos` in a new block, looking `depth` ahead (a son
+    /// whose move [extends](GameTree::extends) the line further); returns the block and its
+    /// size.
     fn make_sons(
         &mut self,
         pos: &G::Pos,
@@ -942,11 +963,15 @@ impl<G: GameTree> Searcher<G> {
                 // their place in the band.
                 window = self.band_window(best);
             }
-            let reduction = self.game.reduction(pos, &child, k, depth);
-            let tip = self.estimate(&child, ply, depth, window, true, reduction);
+            let extension = u32::from(self.game.extends(&child));
+            let child_depth = self.extended(depth, extension);
+            let reduction = self.game.reduction(pos, &child, k, child_depth);
+            let tip = self.estimate(&child, ply, child_depth, window, true, reduction);
             best = best.max(back_up(tip.value));
             self.stats.created += 1;
-            *self.tree.node_mut(first + k as NodeId) = Node::tip(self.game.code(mv), tip);
+            let node = self.tree.node_mut(first + k as NodeId);
+            *node = Node::tip(self.game.code(mv), tip);
+            node.set_extension(extension as u8);
             self.son_pos.push(child);
             if abort() {
                 return Err(Expansion::Aborted);
@@ -962,7 +987,8 @@ impl<G: GameTree> Searcher<G> {
     /// off-parity tip gets), so that no line loses more than the taper by growing. In a double
     /// expansion whose replies are each valued (Harris's way) the sons, whose estimates
     /// only order them, look one ply less; where one probe per son stands in for its
-    /// replies (see [`add_replies`](Searcher::add_replies)), one ply more.
+    /// replies (see [`add_replies`](Searcher::add_replies)), one ply more. Every move that
+    /// [extends](GameTree::extends) a line adds its ply to the tips below it.
     fn expand(&mut self, id: NodeId, abort: &mut dyn FnMut() -> bool) -> Expansion {
         let depth = self.path.len() - 1;
         let mark = self.tree.len();
@@ -970,8 +996,9 @@ impl<G: GameTree> Searcher<G> {
         let restrict = depth == 0 && self.is_restricted();
         let double = depth % 2 == self.tip_parity;
         let tips_ply = depth + if double { 2 } else { 1 };
-        let asked = self.regular_look_ahead_at(tips_ply);
-        let step_down = self.look_ahead_at(depth) - asked;
+        let ext = self.path_extension(depth);
+        let asked = self.regular_look_ahead_at(tips_ply, ext);
+        let step_down = self.look_ahead_at(depth, ext) - asked;
         let look_ahead = asked.max(self.tree.node(id).depth().saturating_sub(step_down));
         let by_probes = double && self.deepens();
         let sons_look_ahead = if by_probes {
@@ -1040,10 +1067,17 @@ impl<G: GameTree> Searcher<G> {
                 continue;
             }
             let block = self.tree.alloc(count).ok_or(Expansion::Full)?;
-            let reply = Tip::bound_at(-son.value(), look_ahead, Accuracy::Lower);
             for j in 0..count {
-                let code = self.game.code(self.moves[j]);
-                *self.tree.node_mut(block + j as NodeId) = Node::tip(code, reply);
+                let mv = self.moves[j];
+                // The reply's extension is known only from its position: the sweep takes
+                // a bound that looked less far ahead than its line asks for outdated.
+                let reply_pos = self.game.play(pos, mv);
+                let extension = u32::from(self.game.extends(&reply_pos));
+                let reply_look_ahead = self.extended(look_ahead, son.extension() + extension);
+                let reply = Tip::bound_at(-son.value(), reply_look_ahead, Accuracy::Lower);
+                let node = self.tree.node_mut(block + j as NodeId);
+                *node = Node::tip(self.game.code(mv), reply);
+                node.set_extension(extension as u8);
             }
             self.stats.created += count as u64;
             self.tree.node_mut(s).set_children(block, count);
@@ -1141,9 +1175,13 @@ impl<G: GameTree> Searcher<G> {
                 window.alpha = best - band - 1;
                 window.beta = window.beta.max(window.alpha + 1);
             }
-            let tip = self.game.evaluate(&child, ply, look_ahead, window);
+            let extension = u32::from(self.game.extends(&child));
+            let child_look_ahead = self.extended(look_ahead, self.tree.node(s).extension() + extension);
+            let tip = self.game.evaluate(&child, ply, child_look_ahead, window);
             self.stats.created += 1;
-            *self.tree.node_mut(block + k as NodeId) = Node::tip(self.game.code(mv), tip);
+            let node = self.tree.node_mut(block + k as NodeId);
+            *node = Node::tip(self.game.code(mv), tip);
+            node.set_extension(extension as u8);
             reply = reply.max(back_up(tip.value));
             if abort() {
                 return Err(Expansion::Aborted);

@@ -180,12 +180,20 @@ impl GameTree for UniformTree {
 #[derive(Clone, Debug)]
 pub struct LookAheadTree {
     tree: UniformTree,
+    /// The index (among its brothers) of the move that extends the lines through it.
+    extending: Option<usize>,
 }
 
 impl LookAheadTree {
     /// Wraps `tree`.
     pub fn new(tree: UniformTree) -> LookAheadTree {
-        LookAheadTree { tree }
+        LookAheadTree { tree, extending: None }
+    }
+
+    /// Wraps `tree`, where the `j`-th move of every position extends the lines through it
+    /// (as a check does in chess).
+    pub fn with_extending_move(tree: UniformTree, j: usize) -> LookAheadTree {
+        LookAheadTree { tree, extending: Some(j) }
     }
 
     /// The wrapped tree.
@@ -242,6 +250,10 @@ impl GameTree for LookAheadTree {
 
     fn deepest_estimate(&self) -> u32 {
         self.tree.depth as u32
+    }
+
+    fn extends(&self, pos: &UniformPos) -> bool {
+        pos.ply > 0 && self.extending == Some(pos.index % self.tree.branching)
     }
 }
 

@@ -61,6 +61,8 @@ pub struct Node {
     /// How deep the game looked for `tip_eval` (the low six bits), and [`LOWER_BIT`] or
     /// [`UPPER_BIT`] (or both, for a bound either way) when that was only a bound.
     depth: u8,
+    /// Plies of look-ahead the move into the node adds to every line through it.
+    extension: u8,
 }
 
 /// Marks the depth byte of a node whose own estimate is a lower bound (failed high).
@@ -104,7 +106,19 @@ impl Node {
             best: 0,
             flags,
             depth: depth_byte(tip),
+            extension: 0,
         }
+    }
+
+    /// Marks the move into the node as one that extends the lines through it.
+    pub(crate) fn set_extension(&mut self, plies: u8) {
+        self.extension = plies;
+    }
+
+    /// Plies of look-ahead the move into the node adds to every line through it.
+    #[inline]
+    pub fn extension(&self) -> u32 {
+        self.extension as u32
     }
 
     /// Gives a tip the deeper estimate `tip` (of the same position); a cut son's bound, or
