@@ -170,7 +170,10 @@ fn reuse_over_a_game(always_think: bool) {
         } else {
             play(&mut e, &texts)
         };
-        let (search, reused) = go_reusing(&mut e, "go wtime 3000 btime 3000", &pos);
+        // A clock long enough that a loaded machine still lets the search grow its line past
+        // the expected reply before the hard limit: without idle thinking, nothing else
+        // gives the reply sons.
+        let (search, reused) = go_reusing(&mut e, "go wtime 10000 btime 10000", &pos);
         if turn == 0 {
             assert_eq!(reused, 0, "the first search of a game reuses nothing");
         } else {
