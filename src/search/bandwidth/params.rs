@@ -88,7 +88,7 @@ pub const UNCERTAINTY_BAND_PERCENT: i32 = 25;
 /// first 20 moves of 200 games at 5+0.05 alpha-beta spent 0.269 s a move and bandwidth
 /// 0.229 s with the plain budget (0.211 and 0.167 with pondering), and 0.267 and 0.269
 /// with this one (0.198 and 0.205). The clock it saved went to the late moves. Against
-/// alpha-beta: −98 ± 27 Elo without pondering (400 games) and −96 ± 37 with it (200),
+/// alpha-beta: −109 ± 23 Elo without pondering (600 games) and −96 ± 37 with it (200),
 /// where the plain budget had pooled −92 ± 12 and −120 ± 22.
 pub const SOFT_BUDGET_STRETCH_PERCENT: u32 = 125;
 
