@@ -648,11 +648,11 @@ impl<G: GameTree> Searcher<G> {
         }
         let mut route = Vec::new();
         let k = (0..self.path.len() - 1).find(|&k| {
-            let next = self.path[k + 1];
+            let (next, above) = (self.path[k + 1], self.path_extension(k));
             self.tree.children(self.path[k]).any(|c| {
                 c != next
                     && !self.tree.node(c).has(DROPPED)
-                    && self.outdated_in_proof(c, k + 1, self.path_extension(k), false, &mut route)
+                    && self.outdated_in_proof(c, k + 1, above, false, &mut route)
             })
         })?;
         // Rewind the entered line to the father, then enter the line to the tip instead.
@@ -969,9 +969,7 @@ impl<G: GameTree> Searcher<G> {
             let tip = self.estimate(&child, ply, child_depth, window, true, reduction);
             best = best.max(back_up(tip.value));
             self.stats.created += 1;
-            let node = self.tree.node_mut(first + k as NodeId);
-            *node = Node::tip(self.game.code(mv), tip);
-            node.set_extension(extension as u8);
+            *self.tree.node_mut(first + k as NodeId) = Node::tip(self.game.code(mv), tip).with_extension(extension);
             self.son_pos.push(child);
             if abort() {
                 return Err(Expansion::Aborted);
@@ -1075,9 +1073,8 @@ impl<G: GameTree> Searcher<G> {
                 let extension = u32::from(self.game.extends(&reply_pos));
                 let reply_look_ahead = self.extended(look_ahead, son.extension() + extension);
                 let reply = Tip::bound_at(-son.value(), reply_look_ahead, Accuracy::Lower);
-                let node = self.tree.node_mut(block + j as NodeId);
-                *node = Node::tip(self.game.code(mv), reply);
-                node.set_extension(extension as u8);
+                *self.tree.node_mut(block + j as NodeId) =
+                    Node::tip(self.game.code(mv), reply).with_extension(extension);
             }
             self.stats.created += count as u64;
             self.tree.node_mut(s).set_children(block, count);
@@ -1179,9 +1176,7 @@ impl<G: GameTree> Searcher<G> {
             let child_look_ahead = self.extended(look_ahead, self.tree.node(s).extension() + extension);
             let tip = self.game.evaluate(&child, ply, child_look_ahead, window);
             self.stats.created += 1;
-            let node = self.tree.node_mut(block + k as NodeId);
-            *node = Node::tip(self.game.code(mv), tip);
-            node.set_extension(extension as u8);
+            *self.tree.node_mut(block + k as NodeId) = Node::tip(self.game.code(mv), tip).with_extension(extension);
             reply = reply.max(back_up(tip.value));
             if abort() {
                 return Err(Expansion::Aborted);

@@ -110,9 +110,9 @@ impl Node {
         }
     }
 
-    /// Marks the move into the node as one that extends the lines through it.
-    pub(crate) fn set_extension(&mut self, plies: u8) {
-        self.extension = plies;
+    /// The node, its move extending every line through it by `plies`.
+    pub(crate) fn with_extension(self, plies: u32) -> Node {
+        Node { extension: plies.min(u8::MAX as u32) as u8, ..self }
     }
 
     /// Plies of look-ahead the move into the node adds to every line through it.
