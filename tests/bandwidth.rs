@@ -13,7 +13,7 @@ use harrier::search::bandwidth::Bandwidth;
 use harrier::search::bandwidth::chess::{ChessPos, ChessTree};
 use harrier::search::bandwidth::game::{GameTree, Window};
 use harrier::search::bandwidth::params::{BandwidthParams, LOOK_AHEAD_TAPER, MAX_BAND, UNCONFIRMED_DISCOUNT_CP};
-use harrier::search::bandwidth::searcher::{Searcher, Step, son_window};
+use harrier::search::bandwidth::searcher::{Searcher, Step, back_up, son_window};
 use harrier::search::bandwidth::synthetic::{LookAheadTree, RandomTree, UniformPos, UniformTree};
 use harrier::search::bandwidth::tree::{CUT, DROPPED, PROVEN, TERMINAL};
 use harrier::search::{Limits, MATE, Score, SearchJob, Signals, Silent};
@@ -231,6 +231,28 @@ fn a_sons_window_follows_its_fathers_window_and_the_band_of_its_brothers() {
     // Mate values back up one ply longer: an edge among them is no edge for the son.
     let mating = Window { alpha: MATE - 10, beta: MATE };
     assert_eq!(son_window(mating, None, 0), full);
+    // The band's edge at a brother in the mate range lies where the son's value, backed
+    // up, falls below the brother's: a son that ties it (the same mate) is inside.
+    for best in [MATE - 3, MATE - 40, -(MATE - 2), -(MATE - 41), 0] {
+        for band in [0, 30] {
+            let beta = son_window(full, Some(best), band).beta;
+            assert!(back_up(beta) < best - band, "{best} {band}: {beta} is out of the band");
+            assert!(back_up(beta - 1) >= best - band, "{best} {band}: {} is inside it", beta - 1);
+        }
+    }
+}
+
+#[test]
+fn a_son_tying_its_mating_brother_gets_a_value_and_the_search_goes_on() {
+    // Every black move but one is mated at once; the search used to ask a son that ties
+    // its brother (mated in one) whether it lies out of the band, over and over, and ran
+    // out of time holding a mate in 3 (Rxa7) instead of this mate in 2.
+    let fen = "1K1b4/n1RB2N1/PpQ1pP1P/kp2P2P/3p1ppN/PR1pP1Pn/2b2rpB/2r4q w - - 0 1";
+    let mut searcher = bandwidth(BandwidthParams::default());
+    let outcome = searcher.search(&job(position(fen), Vec::new(), nodes(MATE_BUDGET)), &mut Silent);
+    let best = outcome.best.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+    assert_eq!(best.as_deref(), Some("b8a7"), "{:?}", outcome.report);
+    assert_eq!(outcome.report.score, Score::Mate(2), "{:?}", outcome.report);
 }
 
 /// Steps until an expansion that left the look-ahead as it was (its new tips are up to

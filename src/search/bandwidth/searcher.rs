@@ -119,17 +119,33 @@ pub struct Searcher<G: GameTree> {
 /// son's side, values at or below `alpha` take the father above its window; values at or
 /// above `beta` leave the son outside the band of that brother, or, where the brothers do
 /// not reach the father's window, take the father below it. (Where they do, the band
-/// rules: a son inside it is selected even below the father's window.) Edges in the mate
-/// range become no edge, since backing up shifts mate values by a ply.
+/// rules: a son inside it is selected even below the father's window.) Edges of the
+/// father's window in the mate range become no edge, since backing up shifts mate values
+/// by a ply; the band's edge is placed where the son's value, backed up, falls below it.
 pub fn son_window(father: Window, brother: Option<i32>, band: i32) -> Window {
     let plain = |edge: i32| edge.abs() < MATE_BOUND;
     let alpha = if plain(father.beta) { -father.beta } else { Window::FULL.alpha };
     let beta = match brother {
-        Some(best) if best > father.alpha => -(best - band) + 1,
+        Some(best) if best > father.alpha => least_value_backing_up_below(best - band),
         _ if plain(father.alpha) => -father.alpha,
         _ => Window::FULL.beta,
     };
     Window { alpha, beta }
+}
+
+/// The least value of a son whose [backed-up](back_up) value is below `key`. Outside the
+/// mate range that is `1 - key`; inside it the shift of a ply moves it by one, without
+/// which a son tying its mating brother would be asked whether it lies at or above a top
+/// that it reaches and yet stays in the band: a bound, selected and asked again for ever.
+pub fn least_value_backing_up_below(key: i32) -> i32 {
+    let backing_up_to_key = if key >= MATE_BOUND {
+        -key - 1
+    } else if key <= -MATE_BOUND {
+        1 - key
+    } else {
+        -key
+    };
+    backing_up_to_key + 1
 }
 
 /// One ply of backing up: the father's view of a son's value, mates one ply longer.
