@@ -137,7 +137,7 @@ pub fn son_window(father: Window, brother: Option<i32>, band: i32) -> Window {
 /// mate range that is `1 - key`; inside it the shift of a ply moves it by one, without
 /// which a son tying its mating brother would be asked whether it lies at or above a top
 /// that it reaches and yet stays in the band: a bound, selected and asked again for ever.
-pub fn least_value_backing_up_below(key: i32) -> i32 {
+fn least_value_backing_up_below(key: i32) -> i32 {
     let backing_up_to_key = if key >= MATE_BOUND {
         -key - 1
     } else if key <= -MATE_BOUND {
