@@ -11,7 +11,7 @@ use crate::engine::game::parse_fen;
 use crate::search::alphabeta::{AlphaBeta, Features};
 use crate::search::bandwidth::Bandwidth;
 use crate::search::bandwidth::params::BandwidthParams;
-use crate::search::{Limits, SearchJob, Signals, Silent};
+use crate::search::{Limits, SearchJob, Searcher, Signals, Silent};
 
 /// Default depth of `harrier bench`.
 pub const DEFAULT_DEPTH: u32 = 11;

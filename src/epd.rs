@@ -8,11 +8,12 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingMode, Chess, Move};
 
 use crate::engine::game::parse_fen;
-use crate::engine::options::SearchMode;
-use crate::engine::searchers::ActiveSearcher;
+use crate::engine::searchers::SearchMode;
 use crate::moves::parse_uci;
+use crate::search::alphabeta::AlphaBeta;
+use crate::search::bandwidth::Bandwidth;
 use crate::search::bandwidth::params::BandwidthParams;
-use crate::search::{Limits, Score, SearchJob, Signals, Silent};
+use crate::search::{Limits, Score, SearchJob, Searcher, Signals, Silent};
 
 /// One EPD record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,7 +122,7 @@ pub struct EpdSearcher {
 }
 
 /// Runs the engine on one record, from a fresh table or tree.
-pub fn solve(searcher: &mut ActiveSearcher, record: &EpdRecord, limit: EpdLimit) -> EpdResult {
+pub fn solve(searcher: &mut dyn Searcher, record: &EpdRecord, limit: EpdLimit) -> EpdResult {
     let limits = match limit {
         EpdLimit::MoveTime(ms) => Limits { movetime: Some(ms), ..Limits::default() },
         EpdLimit::Depth(d) => Limits { depth: Some(d), ..Limits::default() },
@@ -151,7 +152,10 @@ pub fn solve(searcher: &mut ActiveSearcher, record: &EpdRecord, limit: EpdLimit)
 /// number solved and the number of records.
 pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<(usize, usize), String> {
     let signals = Arc::new(Signals::default());
-    let mut searcher = ActiveSearcher::new(setup.mode, setup.hash_mb, setup.bandwidth, signals)?;
+    let mut searcher: Box<dyn Searcher> = match setup.mode {
+        SearchMode::AlphaBeta => Box::new(AlphaBeta::new(setup.hash_mb, signals)?),
+        SearchMode::Bandwidth => Box::new(Bandwidth::new(setup.hash_mb, setup.bandwidth, signals)?),
+    };
     let (mut solved, mut total) = (0, 0);
     for (index, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
@@ -165,7 +169,7 @@ pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<(usi
             }
         };
         total += 1;
-        let result = solve(&mut searcher, &record, limit);
+        let result = solve(searcher.as_mut(), &record, limit);
         solved += usize::from(result.solved);
         let san = |m: &Move| SanPlus::from_move(record.position.clone(), *m).to_string();
         let expected: Vec<String> = record

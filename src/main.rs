@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use harrier::bench;
 use harrier::engine::game::parse_fen;
-use harrier::engine::options::SearchMode;
+use harrier::engine::searchers::SearchMode;
 use harrier::epd::{EpdLimit, EpdSearcher, run_suite};
 use harrier::moves::uci_text;
 use harrier::perft::divide;
@@ -69,7 +69,7 @@ fn bench_command(args: &[String]) -> Result<(), String> {
         result
     } else {
         let depth = match args.first() {
-            Some(d) => number::<u32>(d, "depth")?.clamp(1, harrier::search::alphabeta::MAX_DEPTH),
+            Some(d) => number::<u32>(d, "depth")?.clamp(1, harrier::search::MAX_DEPTH),
             None => bench::DEFAULT_DEPTH,
         };
         let result = bench::run(depth, Features::FULL, progress);

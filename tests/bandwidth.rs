@@ -16,7 +16,7 @@ use harrier::search::bandwidth::params::{BandwidthParams, LOOK_AHEAD_TAPER, MAX_
 use harrier::search::bandwidth::searcher::{Searcher, Step, back_up, son_window};
 use harrier::search::bandwidth::synthetic::{LookAheadTree, RandomTree, UniformPos, UniformTree};
 use harrier::search::bandwidth::tree::{CUT, DROPPED, PROVEN, TERMINAL};
-use harrier::search::{Limits, MATE, Score, SearchJob, Signals, Silent};
+use harrier::search::{Limits, MATE, Score, SearchJob, Searcher as _, Signals, Silent};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, zobrist::Zobrist64};
 

@@ -15,7 +15,7 @@ use common::Harrier;
 use harrier::engine::game::Game;
 use harrier::eval::evaluate;
 use harrier::search::alphabeta::{AlphaBeta, Features};
-use harrier::search::{INFINITY, Limits, Score, SearchJob, SearchOutcome, Signals, Silent, mated_in};
+use harrier::search::{INFINITY, Limits, Score, SearchJob, SearchOutcome, Searcher, Signals, Silent, mated_in};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::zobrist::Zobrist64;

@@ -1,113 +1,62 @@
-//! The engine controller: owns the game, the options and the searcher, starts searches on
-//! their own thread, prints their progress and decides when `bestmove` goes out.
-//!
-//! It runs on its own thread and never blocks while a search runs, so `isready`, `stop`
-//! and `ponderhit` are answered at once.
+//! The engine controller: owns the game, the options and the search worker, and decides
+//! when `bestmove` goes out. Its methods never wait for a search, so `isready`, `stop` and
+//! `ponderhit` are answered at once; the front end calls them and feeds back the worker's
+//! events. It writes through [`Output`] and knows nothing of the text protocol.
 
 pub mod game;
 pub mod options;
 pub mod searchers;
+pub mod worker;
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender, select, unbounded};
-use shakmaty::{CastlingMode, Position};
+use crossbeam_channel::Receiver;
+use shakmaty::{CastlingMode, Move, Position};
 
-use crate::moves::{parse_uci, uci_text};
-use crate::perft::divide_until;
-use crate::search::bandwidth::params::BandwidthParams;
-use crate::search::{Limits, Progress, Reporter, SearchJob, SearchOutcome, Signals};
-use crate::uci::output::Writer;
+use crate::moves::parse_uci;
+use crate::search::options::Setting;
+use crate::search::{Limits, Progress, Report, SearchJob, SearchOutcome, Signals};
 use game::Game;
-use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange, SearchMode, parse_change};
-use searchers::ActiveSearcher;
+use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange, parse_change};
+use searchers::SearchMode;
+use worker::{Event, Job, Worker};
 
 /// The engine's name as `uci` reports it.
 pub const NAME: &str = concat!("Harrier ", env!("CARGO_PKG_VERSION"));
 /// The authors as `uci` reports them.
 pub const AUTHOR: &str = "the Harrier developers";
 
-/// Stack for the search thread: positions are copied per ply (copy-make).
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
-
-/// A command from the GUI, already checked for form (not yet against the game).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// `uci`.
-    Uci,
-    /// `debug on|off`.
-    Debug(bool),
-    /// `isready`.
-    IsReady,
-    /// `setoption name <name> value <value>` (value empty when absent).
-    SetOption {
-        /// Option name as sent.
-        name: String,
-        /// Value as sent.
-        value: String,
-    },
-    /// `register ...`.
-    Register,
-    /// `ucinewgame`.
-    NewGame,
-    /// `position startpos|fen <fen> [moves ...]`.
-    Position {
-        /// The FEN, `None` for the start position.
-        fen: Option<String>,
-        /// Move texts, lower-cased.
-        moves: Vec<String>,
-    },
-    /// `go ...`.
-    Go(GoCommand),
-    /// `stop`.
-    Stop,
-    /// `ponderhit`.
-    PonderHit,
-    /// `quit`, or the end of input.
-    Quit,
-    /// An empty line.
-    Empty,
-    /// A line that is not a valid command, with the reason.
-    Invalid(String),
+/// Where the engine's messages go; the UCI writer implements it.
+pub trait Output {
+    /// A message for the user (`info string`).
+    fn info_string(&self, text: &str);
+    /// A search report (`info depth ... pv ...`).
+    fn report(&self, report: &Report, mode: CastlingMode);
+    /// The root move being searched.
+    fn current_move(&self, depth: u32, mv: Move, number: u32, mode: CastlingMode);
+    /// The move to play and the reply expected; `None` when there is no legal move.
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>, mode: CastlingMode);
+    /// Perft's count below one root move.
+    fn perft_move(&self, mv: Move, count: u64, mode: CastlingMode);
+    /// Perft's total.
+    fn perft_total(&self, total: u64);
 }
 
-/// The parts of a `go` command.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoCommand {
-    /// Limits (searchmoves still empty: they are resolved against the game).
-    pub limits: Limits,
-    /// `searchmoves` as sent.
-    pub searchmoves: Vec<String>,
-    /// `go perft N`.
-    pub perft: Option<u32>,
-    /// Problems found while parsing, reported as `info string`.
-    pub warnings: Vec<String>,
-}
-
-/// What the search and idle-thinking threads send back.
-enum SearchEvent {
-    Progress(Progress),
-    Done(ActiveSearcher, SearchOutcome),
-    /// Idle thinking has ended; the searcher comes home.
-    Rested(ActiveSearcher),
-}
-
-/// Forwards a searcher's progress to the controller.
-struct ChannelReporter(Sender<SearchEvent>);
-
-impl Reporter for ChannelReporter {
-    fn report(&mut self, progress: Progress) {
-        let _ = self.0.send(SearchEvent::Progress(progress));
-    }
+/// What the worker is doing for the engine.
+enum Task {
+    /// Nothing, or idle thinking that has already been asked to end.
+    None,
+    /// A search whose `bestmove` has not gone out yet.
+    Search(RunningSearch),
+    /// A `go perft` count, printed in this castling mode.
+    Perft(CastlingMode),
+    /// Idle thinking after a search, until the next command.
+    Thinking,
 }
 
 /// A search that has been started and whose `bestmove` has not gone out yet.
 struct RunningSearch {
-    thread: JoinHandle<()>,
     /// `go infinite` or `go ponder` before `ponderhit`: `bestmove` waits for the GUI.
     hold: bool,
     /// The result, when the search ended while `hold` was set.
@@ -118,173 +67,96 @@ struct RunningSearch {
 
 /// The controller.
 pub struct Engine {
-    out: Writer,
+    out: Box<dyn Output>,
     signals: Arc<Signals>,
+    worker: Worker,
+    task: Task,
     game: Game,
-    /// The active searcher; `None` while a search or idle thinking has it.
-    searcher: Option<ActiveSearcher>,
-    running: Option<RunningSearch>,
-    /// Bandwidth mode's silent expansion between commands (`AlwaysThink`).
-    idle: Option<JoinHandle<()>>,
-    /// A `go perft` counting on its own thread.
-    perft: Option<JoinHandle<()>>,
-    /// Set by the perft thread once its count is complete, just before it prints the
-    /// total: a GUI that has read the total may send `go` before the thread has exited.
-    perft_counted: Arc<AtomicBool>,
-    events_tx: Sender<SearchEvent>,
-    events_rx: Receiver<SearchEvent>,
+    search_mode: SearchMode,
     hash_mb: usize,
     move_overhead: u64,
     chess960: bool,
-    bandwidth: BandwidthParams,
-    always_think: bool,
+    /// Every searcher option set so far, the latest value of each; a new searcher gets them.
+    searcher_settings: Vec<Setting>,
     debug: bool,
 }
 
 impl Engine {
-    /// An engine writing to `out`.
-    pub fn new(out: Writer) -> Engine {
+    /// An engine writing to `out`, with its worker thread started.
+    pub fn new(out: Box<dyn Output>) -> Engine {
         let signals = Arc::new(Signals::default());
         let hash_mb = DEFAULT_HASH_MB as usize;
-        let bandwidth = BandwidthParams::default();
-        let searcher = ActiveSearcher::new(SearchMode::AlphaBeta, hash_mb, bandwidth, signals.clone())
+        let search_mode = SearchMode::AlphaBeta;
+        let searcher = searchers::build(search_mode, hash_mb, &[], signals.clone())
             .expect("the default hash table fits in memory");
-        let (events_tx, events_rx) = unbounded();
         Engine {
             out,
+            worker: Worker::spawn(searcher, signals.clone()),
             signals,
+            task: Task::None,
             game: Game::default(),
-            searcher: Some(searcher),
-            running: None,
-            idle: None,
-            perft: None,
-            perft_counted: Arc::new(AtomicBool::new(false)),
-            events_tx,
-            events_rx,
+            search_mode,
             hash_mb,
             move_overhead: DEFAULT_MOVE_OVERHEAD_MS as u64,
             chess960: false,
-            bandwidth,
-            always_think: true,
+            searcher_settings: Vec::new(),
             debug: false,
         }
     }
 
-    /// Serves commands until `quit` or until the sender hangs up.
-    pub fn run(mut self, commands: Receiver<Command>) {
-        loop {
-            select! {
-                recv(commands) -> command => {
-                    // Stamped before idle thinking is woken: a search's clock runs from
-                    // the moment its `go` arrived.
-                    let arrived = Instant::now();
-                    let command = command.unwrap_or(Command::Quit);
-                    if command == Command::Quit {
-                        break;
-                    }
-                    // Idle thinking yields to every command but `isready`.
-                    if command != Command::IsReady {
-                        self.wake();
-                    }
-                    self.handle(command, arrived);
-                }
-                recv(self.events_rx) -> event => {
-                    if let Ok(event) = event {
-                        self.on_search_event(event);
-                    }
-                }
-            }
+    /// The worker's events; each goes to [`Engine::on_event`].
+    pub fn events(&self) -> Receiver<Event> {
+        self.worker.events().clone()
+    }
+
+    /// True while a search or a perft runs (until its last line is out).
+    pub fn is_busy(&self) -> bool {
+        matches!(self.task, Task::Search(_) | Task::Perft(_))
+    }
+
+    /// Ends idle thinking: every command but `isready` interrupts it.
+    pub fn end_idle_thinking(&mut self) {
+        if matches!(self.task, Task::Thinking) {
+            self.signals.request_rest();
+            self.task = Task::None;
         }
-        self.shut_down();
+    }
+
+    /// `debug on|off`.
+    pub fn set_debug(&mut self, on: bool) {
+        self.debug = on;
     }
 
     fn castling_mode(&self) -> CastlingMode {
         if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard }
     }
 
-    fn handle(&mut self, command: Command, arrived: Instant) {
-        match command {
-            Command::Uci => self.out.identify(NAME, AUTHOR, &options::declared()),
-            Command::Debug(on) => self.debug = on,
-            Command::IsReady => self.out.ready(),
-            Command::SetOption { name, value } => self.set_option(&name, &value),
-            Command::Register => self.out.info_string("registration is not needed"),
-            Command::NewGame => {
-                if let Some(searcher) = self.idle_searcher("ucinewgame") {
-                    searcher.new_game();
-                    self.game = Game::default();
-                }
-            }
-            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
-            Command::Go(go) => self.go(go, arrived),
-            Command::Stop => self.stop(),
-            Command::PonderHit => self.ponderhit(),
-            Command::Empty => {}
-            Command::Invalid(reason) => self.out.info_string(&format!("{reason}; ignored")),
-            Command::Quit => unreachable!("quit ends the loop"),
-        }
-    }
-
-    /// The searcher, when no search is running; otherwise says why `what` is ignored.
-    fn idle_searcher(&mut self, what: &str) -> Option<&mut ActiveSearcher> {
-        if self.busy() {
+    /// Runs a configuration job on the worker when no search runs; otherwise says why
+    /// `what` is ignored. `Err` holds the worker's reason for refusing.
+    fn configure(&mut self, what: &str, job: Job) -> Option<Result<(), String>> {
+        if self.is_busy() {
             self.out.info_string(&format!("{what} ignored: a search is running (send stop first)"));
             return None;
         }
-        self.searcher.as_mut()
+        Some(self.worker.configure(job))
     }
 
-    /// Ends idle thinking and takes the searcher back (within a tip's expansion).
-    fn wake(&mut self) {
-        let Some(thread) = self.idle.take() else { return };
-        self.signals.request_stop();
-        while self.searcher.is_none() {
-            match self.events_rx.recv() {
-                Ok(SearchEvent::Rested(searcher)) => self.searcher = Some(searcher),
-                Ok(_) => {}
-                Err(_) => break,
-            }
+    /// `ucinewgame`.
+    pub fn new_game(&mut self) {
+        if let Some(result) = self.configure("ucinewgame", Job::NewGame) {
+            self.report_failure(result);
+            self.game = Game::default();
         }
-        let _ = thread.join();
     }
 
-    /// After a bandwidth search: walk the tree down our move and keep expanding it, without
-    /// a word, until the next command.
-    fn start_idle_thinking(&mut self, best: Option<shakmaty::Move>) {
-        if !self.always_think || !matches!(self.searcher, Some(ActiveSearcher::Bandwidth(_))) {
-            return;
-        }
-        let Some(ActiveSearcher::Bandwidth(mut bandwidth)) = self.searcher.take() else {
-            unreachable!("checked just above");
-        };
-        if let Some(best) = best {
-            bandwidth.advance(&[best]);
-        }
-        self.signals.arm(false);
-        let signals = self.signals.clone();
-        let events = self.events_tx.clone();
-        let thread = thread::Builder::new()
-            .name("idle".to_string())
-            .spawn(move || {
-                bandwidth.think_until(|| signals.stop_requested());
-                let _ = events.send(SearchEvent::Rested(ActiveSearcher::Bandwidth(bandwidth)));
-            })
-            .expect("the idle thread starts");
-        self.idle = Some(thread);
-    }
-
-    /// Applies a change of the bandwidth settings to the searcher when it is that mode's.
-    fn update_bandwidth(&mut self, change: impl FnOnce(&mut BandwidthParams)) {
-        change(&mut self.bandwidth);
-        let params = self.bandwidth;
-        if let Some(ActiveSearcher::Bandwidth(bandwidth)) = self.idle_searcher("a bandwidth option")
-            && let Err(reason) = bandwidth.set_params(params)
-        {
+    fn report_failure(&self, result: Result<(), String>) {
+        if let Err(reason) = result {
             self.out.info_string(&reason);
         }
     }
 
-    fn set_option(&mut self, name: &str, value: &str) {
+    /// `setoption name <name> value <value>`.
+    pub fn set_option(&mut self, name: &str, value: &str) {
         let change = match parse_change(name, value) {
             Ok(change) => change,
             Err(reason) => {
@@ -294,56 +166,69 @@ impl Engine {
         };
         match change {
             OptionChange::Hash(mb) => {
-                let Some(searcher) = self.idle_searcher("setoption Hash") else { return };
-                match searcher.resize(mb) {
-                    Ok(()) => self.hash_mb = mb,
-                    Err(reason) => {
-                        let kept = self.hash_mb;
-                        self.out.info_string(&format!("{reason}; keeping {kept} MB"));
+                if let Some(result) = self.configure("setoption Hash", Job::Resize(mb)) {
+                    match result {
+                        Ok(()) => self.hash_mb = mb,
+                        Err(reason) => self.out.info_string(&format!("{reason}; keeping {} MB", self.hash_mb)),
                     }
                 }
             }
             OptionChange::ClearHash => {
-                if let Some(searcher) = self.idle_searcher("Clear Hash") {
-                    searcher.clear_hash();
+                if let Some(result) = self.configure("Clear Hash", Job::Clear) {
+                    self.report_failure(result);
                 }
             }
             OptionChange::Threads | OptionChange::Ponder(_) => {}
             OptionChange::MoveOverhead(ms) => self.move_overhead = ms,
             OptionChange::SearchMode(mode) => self.set_search_mode(mode),
             OptionChange::Chess960(on) => self.chess960 = on,
-            OptionChange::Band(band) => self.update_bandwidth(|p| p.band = band),
-            OptionChange::DepthPenalty(penalty) => self.update_bandwidth(|p| p.depth_penalty = penalty),
-            OptionChange::TipProbeDepth(depth) => self.update_bandwidth(|p| p.tip_probe_depth = depth),
-            OptionChange::StrictHarris(on) => self.update_bandwidth(|p| p.strict_harris = on),
-            OptionChange::AlwaysThink(on) => self.always_think = on,
+            OptionChange::Searcher(setting) => self.set_searcher_option(setting),
         }
         if self.debug {
             self.out.info_string(&format!("option {name} set to {value}"));
         }
     }
 
-    /// Replaces the searcher with one of `mode` (the old one's memory is freed first).
-    fn set_search_mode(&mut self, mode: SearchMode) {
-        let hash_mb = self.hash_mb;
-        let (params, signals) = (self.bandwidth, self.signals.clone());
-        let Some(searcher) = self.idle_searcher("setoption SearchMode") else { return };
-        if searcher.mode() == mode {
+    /// Records a searcher option and applies it when the active searcher declares it.
+    fn set_searcher_option(&mut self, setting: Setting) {
+        if self.is_busy() {
+            self.out.info_string(&format!("setoption {} ignored: a search is running (send stop first)", setting.0));
             return;
         }
-        let previous = searcher.mode();
-        self.searcher = None;
-        let replacement = ActiveSearcher::new(mode, hash_mb, params, signals.clone()).or_else(|reason| {
-            self.out.info_string(&format!("{reason}; staying in the previous search mode"));
-            ActiveSearcher::new(previous, hash_mb, params, signals)
-        });
-        match replacement {
-            Ok(searcher) => self.searcher = Some(searcher),
-            Err(reason) => panic!("the searcher fitted in memory a moment ago: {reason}"),
+        if self.search_mode.declares(setting.0) {
+            let result = self.worker.configure(Job::SetOption(setting));
+            if let Err(reason) = result {
+                self.out.info_string(&format!("{reason}; ignored"));
+                return;
+            }
+        }
+        self.searcher_settings.retain(|(name, _)| *name != setting.0);
+        self.searcher_settings.push(setting);
+    }
+
+    /// Replaces the searcher with one of `mode`.
+    fn set_search_mode(&mut self, mode: SearchMode) {
+        if self.is_busy() {
+            self.out.info_string("setoption SearchMode ignored: a search is running (send stop first)");
+            return;
+        }
+        if mode == self.search_mode {
+            return;
+        }
+        let job = Job::Replace {
+            mode,
+            previous: self.search_mode,
+            hash_mb: self.hash_mb,
+            settings: self.searcher_settings.clone(),
+        };
+        match self.worker.configure(job) {
+            Ok(()) => self.search_mode = mode,
+            Err(reason) => self.out.info_string(&reason),
         }
     }
 
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+    /// `position startpos|fen <fen> [moves ...]`: applied whole or not at all.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
         let mut notes = Vec::new();
         match Game::from_command(fen, moves, self.castling_mode(), &mut notes) {
             Ok(game) => {
@@ -356,31 +241,14 @@ impl Engine {
         }
     }
 
-    /// True while a search or a perft runs.
-    fn busy(&mut self) -> bool {
-        let counted = self.perft_counted.load(Ordering::Acquire);
-        if self.perft.as_ref().is_some_and(|t| counted || t.is_finished()) {
-            // A counted perft has only its last two lines to print: wait for them.
-            let _ = self.perft.take().map(JoinHandle::join);
-        }
-        self.running.is_some() || self.perft.is_some()
-    }
-
-    fn go(&mut self, go: GoCommand, arrived: Instant) {
-        if self.busy() {
+    /// `go` with these limits and `searchmoves` as sent; the clock runs from `arrived`.
+    pub fn go(&mut self, mut limits: Limits, searchmoves: &[String], arrived: Instant) {
+        if self.is_busy() {
             self.out.info_string("go ignored: a search is already running");
             return;
         }
-        for warning in &go.warnings {
-            self.out.info_string(warning);
-        }
-        if let Some(depth) = go.perft {
-            self.perft(depth);
-            return;
-        }
         let position = self.game.position().clone();
-        let mut limits = go.limits;
-        for text in &go.searchmoves {
+        for text in searchmoves {
             match parse_uci(&position, text) {
                 Some(m) => limits.searchmoves.push(m),
                 None => self.out.info_string(&format!("searchmoves: {text} is not legal here; ignored")),
@@ -397,47 +265,46 @@ impl Engine {
             move_overhead: self.move_overhead,
             started: arrived,
         };
-        let mut searcher = self.searcher.take().expect("no search is running, so the searcher is home");
-        if let ActiveSearcher::Bandwidth(bandwidth) = &mut searcher {
-            let kept = bandwidth.prepare(&job);
-            // The nodes below the root: a bare root carries nothing.
-            let reused = if kept { bandwidth.nodes_in_tree().saturating_sub(1) } else { 0 };
-            self.out.info_string(&format!("reused {reused} nodes"));
-        }
-        let events = self.events_tx.clone();
-        let thread = thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let mut reporter = ChannelReporter(events.clone());
-                let outcome =
-                    catch_unwind(AssertUnwindSafe(|| searcher.search(&job, &mut reporter))).unwrap_or_else(|_| {
-                        // A bug in the search must not cost the game: play any legal move.
-                        searcher.new_game();
-                        fallback_outcome(&job)
-                    });
-                let _ = events.send(SearchEvent::Done(searcher, outcome));
-            })
-            .expect("the search thread starts");
-        self.running = Some(RunningSearch { thread, hold, finished: None, infinite, mode });
+        self.worker.send(Job::Search(job));
+        self.task = Task::Search(RunningSearch { hold, finished: None, infinite, mode });
     }
 
-    fn stop(&mut self) {
-        if let Some(perft) = self.perft.take() {
-            // The count looks at the flag every few hundred thousand leaves: a short wait.
-            self.signals.request_stop();
-            let _ = perft.join();
+    /// `go perft N`: move counts per root move, then the total.
+    pub fn perft(&mut self, depth: u32) {
+        if self.is_busy() {
+            self.out.info_string("go ignored: a search is already running");
+            return;
         }
-        let Some(running) = self.running.as_mut() else { return };
-        self.signals.request_stop();
-        running.hold = false;
-        if let Some(outcome) = running.finished.take() {
-            self.finish(outcome);
+        let position = self.game.position().clone();
+        let mode = position.castles().mode();
+        self.signals.arm(false);
+        self.worker.send(Job::Perft { position, depth });
+        self.task = Task::Perft(mode);
+    }
+
+    /// `stop`.
+    pub fn stop(&mut self) {
+        match &mut self.task {
+            Task::Perft(_) => {
+                // The count looks at the flag every few hundred thousand leaves: a short
+                // wait, after which a `go` is welcome at once.
+                self.signals.request_stop();
+                self.wait_while(|task| matches!(task, Task::Perft(_)));
+            }
+            Task::Search(running) => {
+                self.signals.request_stop();
+                running.hold = false;
+                if let Some(outcome) = running.finished.take() {
+                    self.finish(outcome);
+                }
+            }
+            Task::None | Task::Thinking => {}
         }
     }
 
-    fn ponderhit(&mut self) {
-        let Some(running) = self.running.as_mut() else { return };
+    /// `ponderhit`.
+    pub fn ponderhit(&mut self) {
+        let Task::Search(running) = &mut self.task else { return };
         if !self.signals.is_pondering() {
             return;
         }
@@ -450,121 +317,78 @@ impl Engine {
         }
     }
 
-    fn on_search_event(&mut self, event: SearchEvent) {
-        // Idle thinking that ran out of work (a proven or exhausted root, a frozen full tree)
-        // rests on its own while no search runs: take the searcher home, or `wake` would
-        // wait for it forever.
-        if let SearchEvent::Rested(searcher) = event {
-            self.searcher = Some(searcher);
-            return;
-        }
-        let Some(running) = self.running.as_mut() else { return };
-        match event {
-            SearchEvent::Progress(Progress::Iteration(report)) => self.out.report(&report, running.mode),
-            SearchEvent::Progress(Progress::CurrentMove { depth, mv, number }) => {
-                self.out.current_move(depth, mv, number, running.mode)
-            }
-            SearchEvent::Rested(_) => unreachable!("handled above"),
-            SearchEvent::Done(searcher, outcome) => {
-                self.searcher = Some(searcher);
+    /// Handles one event from the worker.
+    pub fn on_event(&mut self, event: Event) {
+        match (&mut self.task, event) {
+            (Task::Search(running), Event::Progress(progress)) => match progress {
+                Progress::Iteration(report) => self.out.report(&report, running.mode),
+                Progress::CurrentMove { depth, mv, number } => self.out.current_move(depth, mv, number, running.mode),
+                Progress::Note(text) => self.out.info_string(&text),
+            },
+            (Task::Search(running), Event::Done(outcome)) => {
                 if running.hold {
                     running.finished = Some(outcome);
                 } else {
                     self.finish(outcome);
                 }
             }
-        }
-    }
-
-    /// Sends the final `info` and `bestmove`, and forgets the search.
-    fn finish(&mut self, outcome: SearchOutcome) {
-        let Some(running) = self.running.take() else { return };
-        let _ = running.thread.join();
-        if let Some(ActiveSearcher::Bandwidth(bandwidth)) = &self.searcher {
-            let s = bandwidth.last_summary();
-            self.out.info_string(&format!(
-                "bandwidth: {} expansions, {} tips revalued, {} probe nodes, tip look-ahead {}, tree {} nodes",
-                s.expansions,
-                s.refreshed,
-                s.probe_nodes,
-                s.look_ahead,
-                bandwidth.nodes_in_tree()
-            ));
-        }
-        self.out.report(&outcome.report, running.mode);
-        self.out.best_move(outcome.best, outcome.ponder, running.mode);
-        self.start_idle_thinking(outcome.best);
-    }
-
-    /// `go perft N`: move counts per root move, then the total, counted on a thread of
-    /// its own so that `isready` and `stop` are still answered.
-    fn perft(&mut self, depth: u32) {
-        let position = self.game.position().clone();
-        let out = self.out.clone();
-        let signals = self.signals.clone();
-        signals.arm(false);
-        let counted = Arc::new(AtomicBool::new(false));
-        self.perft_counted = counted.clone();
-        let thread = thread::Builder::new()
-            .name("perft".to_string())
-            .spawn(move || {
-                let mode = position.castles().mode();
-                let stop = || signals.stop_requested();
-                let print = |m, count| out.line(&format!("{}: {count}", uci_text(m, mode)));
-                let Some(total) = divide_until(&position, depth, &stop, print) else {
-                    out.info_string("perft stopped");
-                    return;
-                };
-                counted.store(true, Ordering::Release);
-                out.line("");
-                out.line(&format!("Nodes searched: {total}"));
-            })
-            .expect("the perft thread starts");
-        self.perft = Some(thread);
-    }
-
-    /// `quit`: stops a running search and, as Stockfish does, still sends its `bestmove`.
-    fn shut_down(&mut self) {
-        self.wake();
-        if let Some(perft) = self.perft.take() {
-            self.signals.request_stop();
-            let _ = perft.join();
-        }
-        if let Some(running) = self.running.as_mut() {
-            self.signals.request_stop();
-            running.hold = false;
-            match running.finished.take() {
-                Some(outcome) => self.finish(outcome),
-                None => {
-                    while self.running.is_some() {
-                        match self.events_rx.recv() {
-                            Ok(event) => self.on_search_event(event),
-                            Err(_) => break,
-                        }
-                    }
+            (Task::Perft(mode), Event::PerftMove(m, count)) => self.out.perft_move(m, count, *mode),
+            (Task::Perft(_), Event::PerftDone(total)) => {
+                self.task = Task::None;
+                match total {
+                    Some(total) => self.out.perft_total(total),
+                    None => self.out.info_string("perft stopped"),
                 }
             }
+            _ => {}
         }
-        // Finishing the search may have started idle thinking: end it too.
-        self.wake();
     }
-}
 
-/// Any legal move, for a search that failed.
-fn fallback_outcome(job: &SearchJob) -> SearchOutcome {
-    let best = job.root.legal_moves().first().copied();
-    SearchOutcome {
-        best,
-        ponder: None,
-        report: crate::search::Report {
-            depth: 0,
-            seldepth: 0,
-            score: crate::search::Score::Centipawns(0),
-            bound: crate::search::Bound::Exact,
-            nodes: 0,
-            elapsed: std::time::Duration::ZERO,
-            hashfull: 0,
-            pv: best.into_iter().collect(),
-        },
+    /// Sends the final `info` and `bestmove`, then lets the searcher think idle.
+    fn finish(&mut self, outcome: SearchOutcome) {
+        let Task::Search(running) = std::mem::replace(&mut self.task, Task::None) else { return };
+        self.out.report(&outcome.report, running.mode);
+        self.out.best_move(outcome.best, outcome.ponder, running.mode);
+        self.signals.arm(false);
+        self.worker.send(Job::ThinkIdle(outcome.best));
+        self.task = Task::Thinking;
+    }
+
+    /// Handles events until `running` no longer holds for the task.
+    fn wait_while(&mut self, running: impl Fn(&Task) -> bool) {
+        let events = self.events();
+        while running(&self.task) {
+            match events.recv() {
+                Ok(event) => self.on_event(event),
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// `quit`, or the end of input: stops the work under way and, as Stockfish does, still
+    /// sends a running search's `bestmove`. The worker thread ends with the engine.
+    pub fn quit(mut self) {
+        self.end_idle_thinking();
+        match &mut self.task {
+            Task::Search(running) => {
+                self.signals.request_stop();
+                running.hold = false;
+                match running.finished.take() {
+                    Some(outcome) => self.finish(outcome),
+                    None => self.wait_while(|task| matches!(task, Task::Search(_))),
+                }
+            }
+            Task::Perft(_) => self.stop(),
+            Task::None | Task::Thinking => {}
+        }
+        // Finishing the search started idle thinking: end it at once.
+        self.end_idle_thinking();
+    }
+
+    /// The GUI has gone (its end of the output is closed): ends the work under way
+    /// without a word.
+    pub fn abandon(self) {
+        self.signals.request_stop();
+        self.signals.request_rest();
     }
 }

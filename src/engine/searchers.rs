@@ -1,74 +1,69 @@
-//! The searcher the engine owns: one of the two, as the `SearchMode` option says. Only the
-//! active one exists, so its memory is the only memory `Hash` pays for.
+//! The one place that names the concrete searchers: which modes exist, the options each
+//! declares, and how the engine builds the searcher of a mode. Only the active searcher
+//! exists, so its memory is the only memory `Hash` pays for.
 
 use std::sync::Arc;
 
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::bandwidth::Bandwidth;
-use crate::search::bandwidth::params::BandwidthParams;
-use crate::search::{Reporter, SearchJob, SearchOutcome, Signals};
+use crate::search::bandwidth::options::{self as bandwidth_options, BandwidthSettings};
+use crate::search::options::{OptionSpec, Setting};
+use crate::search::{Searcher, Signals};
 
-use super::options::SearchMode;
-
-/// The active searcher.
-pub enum ActiveSearcher {
-    /// Iterative-deepening alpha-beta with a transposition table of `Hash` MB.
-    AlphaBeta(Box<AlphaBeta>),
-    /// Bandwidth best-first search whose tree, tip cache and probes' table share `Hash` MB.
-    Bandwidth(Box<Bandwidth>),
+/// The searcher the engine uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchMode {
+    /// Iterative-deepening alpha-beta.
+    AlphaBeta,
+    /// Harris's bandwidth best-first search.
+    Bandwidth,
 }
 
-impl ActiveSearcher {
-    /// A searcher of `mode` with `hash_mb` megabytes.
-    pub fn new(
-        mode: SearchMode,
-        hash_mb: usize,
-        params: BandwidthParams,
-        signals: Arc<Signals>,
-    ) -> Result<ActiveSearcher, String> {
-        Ok(match mode {
-            SearchMode::AlphaBeta => ActiveSearcher::AlphaBeta(Box::new(AlphaBeta::new(hash_mb, signals)?)),
-            SearchMode::Bandwidth => ActiveSearcher::Bandwidth(Box::new(Bandwidth::new(hash_mb, params, signals)?)),
-        })
-    }
+impl SearchMode {
+    /// The names offered by the `SearchMode` combo.
+    pub const NAMES: &'static [&'static str] = &["AlphaBeta", "Bandwidth"];
 
-    /// Which searcher this is.
-    pub fn mode(&self) -> SearchMode {
-        match self {
-            ActiveSearcher::AlphaBeta(_) => SearchMode::AlphaBeta,
-            ActiveSearcher::Bandwidth(_) => SearchMode::Bandwidth,
+    /// The mode of a name from [`SearchMode::NAMES`] (in any case).
+    pub fn from_name(name: &str) -> Option<SearchMode> {
+        match name.to_ascii_lowercase().as_str() {
+            "alphabeta" => Some(SearchMode::AlphaBeta),
+            "bandwidth" => Some(SearchMode::Bandwidth),
+            _ => None,
         }
     }
 
-    /// Runs a search.
-    pub fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+    /// The options this mode's searcher declares.
+    pub fn options(self) -> Vec<OptionSpec> {
         match self {
-            ActiveSearcher::AlphaBeta(s) => s.search(job, reporter),
-            ActiveSearcher::Bandwidth(s) => s.search(job, reporter),
+            SearchMode::AlphaBeta => Vec::new(),
+            SearchMode::Bandwidth => bandwidth_options::declared(),
         }
     }
 
-    /// Forgets everything learned in the game.
-    pub fn new_game(&mut self) {
-        match self {
-            ActiveSearcher::AlphaBeta(s) => s.new_game(),
-            ActiveSearcher::Bandwidth(s) => s.new_game(),
-        }
+    /// True when this mode's searcher declares the option `name`.
+    pub fn declares(self, name: &str) -> bool {
+        self.options().iter().any(|spec| spec.name == name)
     }
+}
 
-    /// `Clear Hash`: empties the table, or the tree, its tip cache and the probes' table.
-    pub fn clear_hash(&mut self) {
-        match self {
-            ActiveSearcher::AlphaBeta(s) => s.clear_hash(),
-            ActiveSearcher::Bandwidth(s) => s.new_game(),
-        }
-    }
+/// Every searcher's own options, in the order `uci` prints them.
+pub fn searcher_options() -> Vec<OptionSpec> {
+    [SearchMode::AlphaBeta, SearchMode::Bandwidth].into_iter().flat_map(SearchMode::options).collect()
+}
 
-    /// Gives the searcher `mb` megabytes; on failure it keeps what it has.
-    pub fn resize(&mut self, mb: usize) -> Result<(), String> {
-        match self {
-            ActiveSearcher::AlphaBeta(s) => s.resize_hash(mb),
-            ActiveSearcher::Bandwidth(s) => s.resize(mb),
+/// A searcher of `mode` with `hash_mb` megabytes, listening to `signals`, with those of
+/// `settings` that its mode declares applied.
+pub fn build(
+    mode: SearchMode,
+    hash_mb: usize,
+    settings: &[Setting],
+    signals: Arc<Signals>,
+) -> Result<Box<dyn Searcher>, String> {
+    let own: Vec<Setting> = settings.iter().copied().filter(|(name, _)| mode.declares(name)).collect();
+    Ok(match mode {
+        SearchMode::AlphaBeta => Box::new(AlphaBeta::new(hash_mb, signals)?),
+        SearchMode::Bandwidth => {
+            Box::new(Bandwidth::with_settings(hash_mb, BandwidthSettings::from_settings(&own)?, signals)?)
         }
-    }
+    })
 }

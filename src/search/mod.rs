@@ -3,6 +3,7 @@
 
 pub mod alphabeta;
 pub mod bandwidth;
+pub mod options;
 pub mod time;
 pub mod tt;
 
@@ -14,6 +15,8 @@ use shakmaty::{Chess, Move, Position};
 
 /// The deepest ply any search line may reach.
 pub const MAX_PLY: usize = 128;
+/// The deepest iteration a search runs (`go depth` is clamped to it).
+pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
 /// The value of delivering mate at the root; mate in `n` plies is `MATE - n`.
 pub const MATE: i32 = 32_000;
 /// Larger than any value a search returns.
@@ -132,6 +135,9 @@ pub struct Limits {
 #[derive(Debug, Default)]
 pub struct Signals {
     stop: AtomicBool,
+    /// Ends idle thinking. Apart from `stop` so that arming the next search cannot clear it
+    /// while idle thinking still runs; the worker clears it when it starts other work.
+    rest: AtomicBool,
     pondering: AtomicBool,
     /// When `ponderhit` came, for the time manager: kept here, where every copy of a
     /// search's clock (the bandwidth searcher's probes have their own) sees the same one.
@@ -144,9 +150,19 @@ impl Signals {
         self.stop.store(true, Ordering::Release);
     }
 
-    /// True once `stop` (or `quit`) has been requested.
+    /// True once `stop` (or `quit`) has been requested, or idle thinking should end.
     pub fn stop_requested(&self) -> bool {
-        self.stop.load(Ordering::Acquire)
+        self.stop.load(Ordering::Acquire) || self.rest.load(Ordering::Acquire)
+    }
+
+    /// Ends idle thinking as soon as possible.
+    pub fn request_rest(&self) {
+        self.rest.store(true, Ordering::Release);
+    }
+
+    /// Withdraws a request to end idle thinking, before work that is not idle thinking.
+    pub fn clear_rest(&self) {
+        self.rest.store(false, Ordering::Release);
     }
 
     /// True while the search ponders (no clock runs until `ponderhit`).
@@ -227,6 +243,8 @@ impl Report {
 pub enum Progress {
     /// A finished iteration, or an aspiration bound.
     Iteration(Report),
+    /// Something the searcher tells the user besides its reports (an `info string`).
+    Note(String),
     /// The root move being searched, once the search has run a while.
     CurrentMove {
         /// Current depth.
@@ -242,6 +260,35 @@ pub enum Progress {
 pub trait Reporter {
     /// Called from the search thread.
     fn report(&mut self, progress: Progress);
+}
+
+/// A search algorithm the engine can drive. It owns its memory (tables, trees) between
+/// searches; the engine's worker thread owns it for the life of the engine.
+pub trait Searcher: Send {
+    /// Runs one search to its limits, reporting progress, and returns the move to play.
+    fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome;
+
+    /// Forgets everything learnt in the game (`ucinewgame`).
+    fn new_game(&mut self);
+
+    /// Empties the searcher's memory (`Clear Hash`).
+    fn clear(&mut self);
+
+    /// Gives the searcher `mb` megabytes of memory; on failure it keeps what it has.
+    fn resize(&mut self, mb: usize) -> Result<(), String>;
+
+    /// Applies one of the options the searcher declares; `Err` says why it could not.
+    fn set_option(&mut self, name: &str, value: options::OptionValue) -> Result<(), String> {
+        let _ = value;
+        Err(format!("option {name} does not apply to this search mode"))
+    }
+
+    /// Thinks between commands after the search played `played`, silently, until `stop`
+    /// returns true or nothing is left to think about. Searchers that keep nothing between
+    /// moves do nothing.
+    fn think_idle(&mut self, played: Option<Move>, stop: &dyn Fn() -> bool) {
+        let _ = (played, stop);
+    }
 }
 
 /// A reporter that drops everything (bench, EPD runs, tests).

@@ -2,46 +2,51 @@
 //! serialisers where they are right) and written whole, then flushed.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use shakmaty::{CastlingMode, Move, Role, uci::UciMove as ShakmatyUci};
 use vampirc_uci::{Duration, UciInfoAttribute, UciMessage, UciMove, UciOptionConfig, UciPiece, UciSquare};
 
-use crate::engine::options::{OptionKind, OptionSpec};
+use crate::engine::Output;
+use crate::moves::uci_text;
+use crate::search::options::{OptionKind, OptionSpec};
 use crate::search::{Bound, Report, Score};
 
 /// Where engine lines go: stdout in the engine, a buffer in tests.
 #[derive(Clone)]
 pub struct Writer {
     sink: Arc<Mutex<dyn Write + Send>>,
+    /// Set once a write has failed: nobody reads what the engine says any more.
+    closed: Arc<AtomicBool>,
 }
 
 impl Writer {
     /// A writer to standard output.
     pub fn stdout() -> Writer {
-        Writer { sink: Arc::new(Mutex::new(std::io::stdout())) }
+        Writer::new(Arc::new(Mutex::new(std::io::stdout())))
     }
 
     /// A writer to any sink.
     pub fn new(sink: Arc<Mutex<dyn Write + Send>>) -> Writer {
-        Writer { sink }
+        Writer { sink, closed: Arc::new(AtomicBool::new(false)) }
     }
 
-    /// Writes one line. A GUI that closed its end of the pipe will also close our input,
-    /// which ends the engine, so write errors are ignored.
+    /// True once a line could not be written (the GUI has closed its end of the pipe).
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    /// Writes one line and flushes it.
     pub fn line(&self, text: &str) {
         let mut sink = self.sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let _ = writeln!(sink, "{text}");
-        let _ = sink.flush();
+        if writeln!(sink, "{text}").and_then(|()| sink.flush()).is_err() {
+            self.closed.store(true, Ordering::Release);
+        }
     }
 
     fn message(&self, message: UciMessage) {
         self.line(&message.to_string());
-    }
-
-    /// `info string <text>`.
-    pub fn info_string(&self, text: &str) {
-        self.message(UciMessage::info_string(text.to_string()));
     }
 
     /// `readyok`.
@@ -58,9 +63,16 @@ impl Writer {
         }
         self.message(UciMessage::UciOk);
     }
+}
+
+impl Output for Writer {
+    /// `info string <text>`.
+    fn info_string(&self, text: &str) {
+        self.message(UciMessage::info_string(text.to_string()));
+    }
 
     /// An `info` line for a search report.
-    pub fn report(&self, report: &Report, mode: CastlingMode) {
+    fn report(&self, report: &Report, mode: CastlingMode) {
         let (cp, mate) = match report.score {
             Score::Centipawns(cp) => (Some(cp), None),
             Score::Mate(n) => (None, Some(n.clamp(i8::MIN as i32, i8::MAX as i32) as i8)),
@@ -87,7 +99,7 @@ impl Writer {
     }
 
     /// `info depth D currmove M currmovenumber N` (vampirc-uci would print `currmovenum`).
-    pub fn current_move(&self, depth: u32, mv: Move, number: u32, mode: CastlingMode) {
+    fn current_move(&self, depth: u32, mv: Move, number: u32, mode: CastlingMode) {
         self.message(UciMessage::Info(vec![
             UciInfoAttribute::Depth(depth.min(u8::MAX as u32) as u8),
             UciInfoAttribute::CurrMove(wire_move(mv, mode)),
@@ -96,7 +108,7 @@ impl Writer {
     }
 
     /// `bestmove M [ponder P]`, or `bestmove (none)` when there is no legal move.
-    pub fn best_move(&self, best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) {
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) {
         match best {
             Some(best) => self.message(UciMessage::BestMove {
                 best_move: wire_move(best, mode),
@@ -104,6 +116,17 @@ impl Writer {
             }),
             None => self.line("bestmove (none)"),
         }
+    }
+
+    /// `e2e4: 20`, as Stockfish prints perft counts.
+    fn perft_move(&self, mv: Move, count: u64, mode: CastlingMode) {
+        self.line(&format!("{}: {count}", uci_text(mv, mode)));
+    }
+
+    /// An empty line, then `Nodes searched: N`.
+    fn perft_total(&self, total: u64) {
+        self.line("");
+        self.line(&format!("Nodes searched: {total}"));
     }
 }
 

@@ -10,8 +10,61 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use vampirc_uci::{UciMessage, parse_one};
 
-use crate::engine::{Command, GoCommand};
-use crate::search::alphabeta::MAX_DEPTH;
+use crate::search::{Limits, MAX_DEPTH};
+
+/// A command from the GUI, already checked for form (not yet against the game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`.
+    Uci,
+    /// `debug on|off`.
+    Debug(bool),
+    /// `isready`.
+    IsReady,
+    /// `setoption name <name> value <value>` (value empty when absent).
+    SetOption {
+        /// Option name as sent.
+        name: String,
+        /// Value as sent.
+        value: String,
+    },
+    /// `register ...`.
+    Register,
+    /// `ucinewgame`.
+    NewGame,
+    /// `position startpos|fen <fen> [moves ...]`.
+    Position {
+        /// The FEN, `None` for the start position.
+        fen: Option<String>,
+        /// Move texts, lower-cased.
+        moves: Vec<String>,
+    },
+    /// `go ...`.
+    Go(GoCommand),
+    /// `stop`.
+    Stop,
+    /// `ponderhit`.
+    PonderHit,
+    /// `quit`, or the end of input.
+    Quit,
+    /// An empty line.
+    Empty,
+    /// A line that is not a valid command, with the reason.
+    Invalid(String),
+}
+
+/// The parts of a `go` command.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    /// Limits (searchmoves still empty: they are resolved against the game).
+    pub limits: Limits,
+    /// `searchmoves` as sent.
+    pub searchmoves: Vec<String>,
+    /// `go perft N`.
+    pub perft: Option<u32>,
+    /// Problems found while parsing, reported as `info string`.
+    pub warnings: Vec<String>,
+}
 
 /// The words that start a command.
 const COMMANDS: &[&str] =

@@ -17,16 +17,13 @@ use crate::moves::{MoveCode, NO_MOVE, decode, encode};
 use crate::search::time::TimeManager;
 use crate::search::tt::TranspositionTable;
 use crate::search::{
-    Bound, INFINITY, MATE, MATE_BOUND, MAX_PLY, Progress, Report, Reporter, Score, SearchJob, SearchOutcome, Signals,
-    mated_in,
+    Bound, INFINITY, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Progress, Report, Reporter, Score, SearchJob, SearchOutcome,
+    Searcher, Signals, mated_in,
 };
 use history::{History, Killers};
 use movepick::{MovePicker, OrderingHints};
 use negamax::{key_after, key_of};
 use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
-
-/// The deepest iteration a search runs.
-pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
 
 /// How many plies less than `depth` a principal-variation node searches the quiet move it
 /// tries `searched`-th (from 0) with a null window: alpha-beta's late-move reduction, for
@@ -145,29 +142,11 @@ impl AlphaBeta {
         })
     }
 
-    /// Forgets everything learned: table, killers, history.
-    pub fn new_game(&mut self) {
-        self.tt.clear();
-        self.killers.clear();
-        self.history.clear();
-    }
-
     /// Starts a new generation of the transposition table without searching: entries of
     /// earlier generations become the first to be replaced. For a caller that runs many
     /// [`probe`](AlphaBeta::probe)s per search of its own.
     pub fn age_table(&mut self) {
         self.tt.new_search();
-    }
-
-    /// Empties the transposition table.
-    pub fn clear_hash(&mut self) {
-        self.tt.clear();
-    }
-
-    /// Replaces the table with one of `mb` megabytes; on failure the old table stays.
-    pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
-        self.tt = TranspositionTable::new(mb)?;
-        Ok(())
     }
 
     /// Nodes searched by the last (or running) search.
@@ -252,110 +231,6 @@ impl AlphaBeta {
                 self.stopped = true;
             }
         }
-    }
-
-    /// Runs a search to its limits and returns the move to play.
-    pub fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
-        let start = job.started;
-        let root = &job.root;
-        let limits = &job.limits;
-        self.nodes = 0;
-        self.seldepth = 0;
-        self.stopped = false;
-        self.has_result = false;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        self.time = Some(TimeManager::new(limits, root.turn(), job.move_overhead, job.started));
-        self.killers.clear();
-        self.tt.new_search();
-        self.keys.clear();
-        self.keys.extend_from_slice(&job.history);
-        self.root_index = self.keys.len();
-        let root_key = key_of(root);
-        self.keys.push(root_key);
-
-        let mut root_moves = self.initial_root_moves(root, root_key, &limits.searchmoves);
-        if root_moves.is_empty() {
-            let value = if root.is_check() { mated_in(0) } else { 0 };
-            return SearchOutcome {
-                best: None,
-                ponder: None,
-                report: self.report(0, value, Bound::Exact, Vec::new(), start),
-            };
-        }
-
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut best_line: Vec<Move> = vec![root_moves[0].mv];
-        let mut best_value: i32 = 0;
-        let mut final_report = None;
-        for depth in 1..=max_depth {
-            let (mut alpha, mut beta) = (-INFINITY, INFINITY);
-            let mut delta = ASPIRATION_DELTA;
-            if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && best_value.abs() < MATE_BOUND {
-                alpha = (best_value - delta).max(-INFINITY);
-                beta = (best_value + delta).min(INFINITY);
-            }
-            let value = loop {
-                let value =
-                    self.search_root(root, root_key, depth as i32, alpha, beta, &mut root_moves, reporter, start);
-                if self.stopped {
-                    break value;
-                }
-                let bound = if value <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (value - delta).max(-INFINITY);
-                    Bound::Upper
-                } else if value >= beta {
-                    beta = (value + delta).min(INFINITY);
-                    Bound::Lower
-                } else {
-                    break value;
-                };
-                delta *= 2;
-                if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
-                    let line = self.principal_line(root);
-                    reporter.report(Progress::Iteration(self.report(depth, value, bound, line, start)));
-                }
-            };
-            if self.stopped {
-                break;
-            }
-            best_value = value;
-            best_line = self.principal_line(root);
-            self.has_result = true;
-            let report = self.report(depth, value, Bound::Exact, best_line.clone(), start);
-            reporter.report(Progress::Iteration(report.clone()));
-            final_report = Some(report);
-
-            if let Some(mate) = limits.mate
-                && value >= MATE_BOUND
-                && (MATE - value + 1) / 2 <= mate as i32
-            {
-                break;
-            }
-            let time = self.time.as_mut().expect("set at the start of the search");
-            if time.stop_after_iteration(&self.signals) {
-                break;
-            }
-            if time.is_timed() && root_moves.len() == 1 && !self.signals.is_pondering() {
-                break;
-            }
-            if self.nodes >= self.node_limit {
-                break;
-            }
-        }
-
-        let report = match final_report {
-            Some(mut report) => {
-                report.nodes = self.nodes;
-                report.elapsed = start.elapsed();
-                report.hashfull = self.tt.hashfull();
-                report
-            }
-            None => self.report(1, best_value, Bound::Exact, best_line.clone(), start),
-        };
-        let best = best_line[0];
-        let ponder = best_line.get(1).copied().or_else(|| self.ponder_from_table(root, root_key, best));
-        SearchOutcome { best: Some(best), ponder, report }
     }
 
     /// Legal root moves (restricted to `searchmoves` when given), ordered for depth 1.
@@ -466,5 +341,127 @@ impl AlphaBeta {
             hashfull: self.tt.hashfull(),
             pv,
         }
+    }
+}
+
+impl Searcher for AlphaBeta {
+    /// Runs a search to its limits and returns the move to play.
+    fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+        let start = job.started;
+        let root = &job.root;
+        let limits = &job.limits;
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.has_result = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.time = Some(TimeManager::new(limits, root.turn(), job.move_overhead, job.started));
+        self.killers.clear();
+        self.tt.new_search();
+        self.keys.clear();
+        self.keys.extend_from_slice(&job.history);
+        self.root_index = self.keys.len();
+        let root_key = key_of(root);
+        self.keys.push(root_key);
+
+        let mut root_moves = self.initial_root_moves(root, root_key, &limits.searchmoves);
+        if root_moves.is_empty() {
+            let value = if root.is_check() { mated_in(0) } else { 0 };
+            return SearchOutcome {
+                best: None,
+                ponder: None,
+                report: self.report(0, value, Bound::Exact, Vec::new(), start),
+            };
+        }
+
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best_line: Vec<Move> = vec![root_moves[0].mv];
+        let mut best_value: i32 = 0;
+        let mut final_report = None;
+        for depth in 1..=max_depth {
+            let (mut alpha, mut beta) = (-INFINITY, INFINITY);
+            let mut delta = ASPIRATION_DELTA;
+            if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && best_value.abs() < MATE_BOUND {
+                alpha = (best_value - delta).max(-INFINITY);
+                beta = (best_value + delta).min(INFINITY);
+            }
+            let value = loop {
+                let value =
+                    self.search_root(root, root_key, depth as i32, alpha, beta, &mut root_moves, reporter, start);
+                if self.stopped {
+                    break value;
+                }
+                let bound = if value <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (value - delta).max(-INFINITY);
+                    Bound::Upper
+                } else if value >= beta {
+                    beta = (value + delta).min(INFINITY);
+                    Bound::Lower
+                } else {
+                    break value;
+                };
+                delta *= 2;
+                if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
+                    let line = self.principal_line(root);
+                    reporter.report(Progress::Iteration(self.report(depth, value, bound, line, start)));
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            best_value = value;
+            best_line = self.principal_line(root);
+            self.has_result = true;
+            let report = self.report(depth, value, Bound::Exact, best_line.clone(), start);
+            reporter.report(Progress::Iteration(report.clone()));
+            final_report = Some(report);
+
+            if let Some(mate) = limits.mate
+                && value >= MATE_BOUND
+                && (MATE - value + 1) / 2 <= mate as i32
+            {
+                break;
+            }
+            let time = self.time.as_mut().expect("set at the start of the search");
+            if time.stop_after_iteration(&self.signals) {
+                break;
+            }
+            if time.is_timed() && root_moves.len() == 1 && !self.signals.is_pondering() {
+                break;
+            }
+            if self.nodes >= self.node_limit {
+                break;
+            }
+        }
+
+        let report = match final_report {
+            Some(mut report) => {
+                report.nodes = self.nodes;
+                report.elapsed = start.elapsed();
+                report.hashfull = self.tt.hashfull();
+                report
+            }
+            None => self.report(1, best_value, Bound::Exact, best_line.clone(), start),
+        };
+        let best = best_line[0];
+        let ponder = best_line.get(1).copied().or_else(|| self.ponder_from_table(root, root_key, best));
+        SearchOutcome { best: Some(best), ponder, report }
+    }
+
+    /// Forgets everything learned: table, killers, history.
+    fn new_game(&mut self) {
+        self.tt.clear();
+        self.killers.clear();
+        self.history.clear();
+    }
+
+    fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    fn resize(&mut self, mb: usize) -> Result<(), String> {
+        self.tt = TranspositionTable::new(mb)?;
+        Ok(())
     }
 }

@@ -11,7 +11,7 @@ use crate::moves::{MoveCode, decode, encode};
 use crate::search::alphabeta::movepick::{is_tactical, mvv_lva};
 use crate::search::alphabeta::{AlphaBeta, pv_late_move_reduction};
 use crate::search::time::TimeManager;
-use crate::search::{MATE, Signals, drawn_by_rule, mated_in};
+use crate::search::{MATE, Searcher, Signals, drawn_by_rule, mated_in};
 
 use super::game::{GameTree, Tip, Window};
 use super::params::DEEPEST_TIP_PROBE;

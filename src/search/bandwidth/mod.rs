@@ -40,6 +40,7 @@
 
 pub mod chess;
 pub mod game;
+pub mod options;
 pub mod params;
 pub mod searcher;
 pub mod synthetic;
@@ -51,11 +52,13 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use crate::moves::{MoveCode, decode, encode};
+use crate::search::options::OptionValue;
 use crate::search::time::TimeManager;
 use crate::search::{
     Bound, MATE, MATE_BOUND, Progress, Report, Reporter, Score, SearchJob, SearchOutcome, Signals, mated_in,
 };
 use chess::{ChessPos, ChessTree};
+use options::BandwidthSettings;
 use params::*;
 use searcher::{Searcher, Step};
 use tree::Tree;
@@ -82,6 +85,8 @@ pub struct Bandwidth {
     signals: Arc<Signals>,
     searcher: Searcher<ChessTree>,
     memory_mb: usize,
+    /// Keep expanding the tree between commands (`AlwaysThink`).
+    always_think: bool,
     idle_nodes: u64,
     summary: SearchSummary,
 }
@@ -90,8 +95,26 @@ impl Bandwidth {
     /// A searcher whose tree, tip cache and probes' table share `memory_mb` megabytes (see
     /// [`params::tree_bytes`]), listening to `signals`, rooted at the start position.
     pub fn new(memory_mb: usize, params: BandwidthParams, signals: Arc<Signals>) -> Result<Bandwidth, String> {
-        let searcher = build_searcher(memory_mb, params, ChessPos::new(Chess::default()), &[], signals.clone())?;
-        Ok(Bandwidth { signals, searcher, memory_mb, idle_nodes: 0, summary: SearchSummary::default() })
+        let settings = BandwidthSettings { params, ..BandwidthSettings::default() };
+        Bandwidth::with_settings(memory_mb, settings, signals)
+    }
+
+    /// A searcher with all the settings the options give.
+    pub fn with_settings(
+        memory_mb: usize,
+        settings: BandwidthSettings,
+        signals: Arc<Signals>,
+    ) -> Result<Bandwidth, String> {
+        let root = ChessPos::new(Chess::default());
+        let searcher = build_searcher(memory_mb, settings.params, root, &[], signals.clone())?;
+        Ok(Bandwidth {
+            signals,
+            searcher,
+            memory_mb,
+            always_think: settings.always_think,
+            idle_nodes: 0,
+            summary: SearchSummary::default(),
+        })
     }
 
     /// The settings.
@@ -114,27 +137,12 @@ impl Bandwidth {
         Ok(())
     }
 
-    /// Gives tree, tip cache and probes' table `memory_mb` megabytes; the tree starts
-    /// afresh. On failure the old searcher stays.
-    pub fn resize(&mut self, memory_mb: usize) -> Result<(), String> {
-        self.rebuild(memory_mb, *self.params())
-    }
-
     fn rebuild(&mut self, memory_mb: usize, params: BandwidthParams) -> Result<(), String> {
         let root = self.searcher.root_pos().clone();
         let history = self.searcher.game().history().to_vec();
         self.searcher = build_searcher(memory_mb, params, root, &history, self.signals.clone())?;
         self.memory_mb = memory_mb;
         Ok(())
-    }
-
-    /// Forgets the tree and the cached estimates and goes back to the start position.
-    pub fn new_game(&mut self) {
-        let game = self.searcher.game_mut();
-        game.clear();
-        game.set_history(&[]);
-        self.searcher.reset(ChessPos::new(Chess::default()));
-        self.idle_nodes = 0;
     }
 
     /// The tree.
@@ -265,84 +273,6 @@ impl Bandwidth {
         added
     }
 
-    /// Runs a search to its limits and returns the move to play.
-    pub fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
-        let start = job.started;
-        let limits = &job.limits;
-        let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
-        time.stretch_soft(SOFT_BUDGET_STRETCH_PERCENT);
-        let reused = self.prepare(job);
-        let stats = *self.searcher.stats();
-        let probe_nodes = self.searcher.game().probe_nodes();
-        let work_before = self.work();
-        self.summary = SearchSummary {
-            reused_nodes: if reused { self.nodes_in_tree() } else { 0 },
-            idle_nodes: std::mem::take(&mut self.idle_nodes),
-            ..SearchSummary::default()
-        };
-        self.searcher.clear_deepest();
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let signals = self.signals.clone();
-        let mut last_report = start;
-        let mut reported = (self.searcher.root().pvlen(), self.best_code());
-        let mut steps = 0u64;
-        self.searcher.game_mut().set_clock(time.is_timed().then(|| time.clone()));
-        self.searcher.game_mut().new_search();
-
-        loop {
-            // Until the root has sons there is no move to stop with.
-            let has_move = !self.searcher.root().is_tip();
-            if has_move {
-                if signals.stop_requested() || self.work() - work_before >= node_limit || self.reached_goal(job) {
-                    break;
-                }
-                let settled = !self.uncertain() && self.line_to_keep() && self.searcher.best_son_trusted();
-                if time.hard_expired(&signals) || (settled && time.soft_expired(&signals)) {
-                    break;
-                }
-                if time.is_timed() && !signals.is_pondering() && self.decided(steps) {
-                    break;
-                }
-            }
-            // Even the first expansion of a fresh root may be aborted: with tip probes it can
-            // outlast a short clock. Without a move then, the probes' table or
-            // `fallback_move` gives one.
-            let mut abort = || signals.stop_requested() || time.hard_expired(&signals);
-            match self.searcher.step(&mut abort) {
-                Step::Expanded | Step::Refreshed | Step::Deepened => steps += 1,
-                Step::Aborted | Step::Done | Step::Frozen => break,
-            }
-            let now = Instant::now();
-            let current = (self.searcher.root().pvlen(), self.best_code());
-            let since = now.duration_since(last_report);
-            if since >= Duration::from_millis(REPORT_INTERVAL_MS)
-                || (current != reported && since >= Duration::from_millis(REPORT_MIN_GAP_MS))
-            {
-                reporter.report(Progress::Iteration(self.report(job, work_before, start)));
-                last_report = now;
-                reported = current;
-            }
-        }
-
-        self.searcher.game_mut().set_clock(None);
-        self.summary.expansions = self.searcher.stats().expansions - stats.expansions;
-        self.summary.refreshed = self.searcher.stats().refreshed - stats.refreshed;
-        self.summary.look_ahead = self.searcher.probe_depth();
-        self.summary.probe_nodes = self.searcher.game().probe_nodes() - probe_nodes;
-        let mut report = self.report(job, work_before, start);
-        if report.pv.is_empty()
-            && let Some(m) = self.searcher.game().table_move(&job.root).or_else(|| fallback_move(&job.root))
-        {
-            report.pv.push(m);
-        }
-        let best = report.pv.first().copied();
-        // A line that ends after our move (a search stopped just after the best move
-        // changed) may still have the expected reply in the prober's table.
-        let ponder =
-            report.pv.get(1).copied().or_else(|| best.and_then(|m| self.searcher.game().expected_reply(&job.root, m)));
-        SearchOutcome { best, ponder, report }
-    }
-
     /// Every position the searcher has visited: the tree's new nodes and the probes' nodes.
     /// Info lines report it as `nodes`, and `go nodes` limits it.
     fn work(&self) -> u64 {
@@ -431,6 +361,137 @@ impl Bandwidth {
             hashfull: self.searcher.tree().hashfull(),
             pv,
         }
+    }
+}
+
+impl crate::search::Searcher for Bandwidth {
+    /// Runs a search to its limits and returns the move to play.
+    fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+        let start = job.started;
+        let limits = &job.limits;
+        let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
+        time.stretch_soft(SOFT_BUDGET_STRETCH_PERCENT);
+        let reused = self.prepare(job);
+        // The nodes below the root: a bare root carries nothing.
+        let carried = if reused { self.nodes_in_tree().saturating_sub(1) } else { 0 };
+        reporter.report(Progress::Note(format!("reused {carried} nodes")));
+        let stats = *self.searcher.stats();
+        let probe_nodes = self.searcher.game().probe_nodes();
+        let work_before = self.work();
+        self.summary = SearchSummary {
+            reused_nodes: if reused { self.nodes_in_tree() } else { 0 },
+            idle_nodes: std::mem::take(&mut self.idle_nodes),
+            ..SearchSummary::default()
+        };
+        self.searcher.clear_deepest();
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let signals = self.signals.clone();
+        let mut last_report = start;
+        let mut reported = (self.searcher.root().pvlen(), self.best_code());
+        let mut steps = 0u64;
+        self.searcher.game_mut().set_clock(time.is_timed().then(|| time.clone()));
+        self.searcher.game_mut().new_search();
+
+        loop {
+            // Until the root has sons there is no move to stop with.
+            let has_move = !self.searcher.root().is_tip();
+            if has_move {
+                if signals.stop_requested() || self.work() - work_before >= node_limit || self.reached_goal(job) {
+                    break;
+                }
+                let settled = !self.uncertain() && self.line_to_keep() && self.searcher.best_son_trusted();
+                if time.hard_expired(&signals) || (settled && time.soft_expired(&signals)) {
+                    break;
+                }
+                if time.is_timed() && !signals.is_pondering() && self.decided(steps) {
+                    break;
+                }
+            }
+            // Even the first expansion of a fresh root may be aborted: with tip probes it can
+            // outlast a short clock. Without a move then, the probes' table or
+            // `fallback_move` gives one.
+            let mut abort = || signals.stop_requested() || time.hard_expired(&signals);
+            match self.searcher.step(&mut abort) {
+                Step::Expanded | Step::Refreshed | Step::Deepened => steps += 1,
+                Step::Aborted | Step::Done | Step::Frozen => break,
+            }
+            let now = Instant::now();
+            let current = (self.searcher.root().pvlen(), self.best_code());
+            let since = now.duration_since(last_report);
+            if since >= Duration::from_millis(REPORT_INTERVAL_MS)
+                || (current != reported && since >= Duration::from_millis(REPORT_MIN_GAP_MS))
+            {
+                reporter.report(Progress::Iteration(self.report(job, work_before, start)));
+                last_report = now;
+                reported = current;
+            }
+        }
+
+        self.searcher.game_mut().set_clock(None);
+        self.summary.expansions = self.searcher.stats().expansions - stats.expansions;
+        self.summary.refreshed = self.searcher.stats().refreshed - stats.refreshed;
+        self.summary.look_ahead = self.searcher.probe_depth();
+        self.summary.probe_nodes = self.searcher.game().probe_nodes() - probe_nodes;
+        let mut report = self.report(job, work_before, start);
+        if report.pv.is_empty()
+            && let Some(m) = self.searcher.game().table_move(&job.root).or_else(|| fallback_move(&job.root))
+        {
+            report.pv.push(m);
+        }
+        let s = self.summary;
+        reporter.report(Progress::Note(format!(
+            "bandwidth: {} expansions, {} tips revalued, {} probe nodes, tip look-ahead {}, tree {} nodes",
+            s.expansions,
+            s.refreshed,
+            s.probe_nodes,
+            s.look_ahead,
+            self.nodes_in_tree()
+        )));
+        let best = report.pv.first().copied();
+        // A line that ends after our move (a search stopped just after the best move
+        // changed) may still have the expected reply in the prober's table.
+        let ponder =
+            report.pv.get(1).copied().or_else(|| best.and_then(|m| self.searcher.game().expected_reply(&job.root, m)));
+        SearchOutcome { best, ponder, report }
+    }
+
+    /// Forgets the tree and the cached estimates and goes back to the start position.
+    fn new_game(&mut self) {
+        let game = self.searcher.game_mut();
+        game.clear();
+        game.set_history(&[]);
+        self.searcher.reset(ChessPos::new(Chess::default()));
+        self.idle_nodes = 0;
+    }
+
+    /// The tree, its tip cache and the probes' table are the searcher's memory.
+    fn clear(&mut self) {
+        self.new_game();
+    }
+
+    /// Gives tree, tip cache and probes' table `memory_mb` megabytes; the tree starts
+    /// afresh. On failure the old searcher stays.
+    fn resize(&mut self, memory_mb: usize) -> Result<(), String> {
+        self.rebuild(memory_mb, *self.params())
+    }
+
+    fn set_option(&mut self, name: &str, value: OptionValue) -> Result<(), String> {
+        let mut settings = BandwidthSettings { params: *self.params(), always_think: self.always_think };
+        settings.apply(name, value)?;
+        self.set_params(settings.params)?;
+        self.always_think = settings.always_think;
+        Ok(())
+    }
+
+    /// With `AlwaysThink`: walks the tree down the move played and expands it silently.
+    fn think_idle(&mut self, played: Option<Move>, stop: &dyn Fn() -> bool) {
+        if !self.always_think {
+            return;
+        }
+        if let Some(played) = played {
+            self.advance(&[played]);
+        }
+        self.think_until(stop);
     }
 }
 

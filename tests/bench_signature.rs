@@ -1,0 +1,23 @@
+//! The bench signatures: a change that is meant to keep play as it was (a refactor) must
+//! keep both node counts. A change to search or evaluation updates them here and quotes
+//! the new alpha-beta count in its commit message (`Bench: <nodes>`).
+
+use harrier::bench;
+use harrier::search::alphabeta::Features;
+
+/// `harrier bench`'s node count.
+const ALPHA_BETA_SIGNATURE: u64 = 4_540_908;
+/// `harrier bench --bandwidth`'s node count.
+const BANDWIDTH_SIGNATURE: u64 = 3_813_240;
+
+#[test]
+fn alpha_beta_bench_signature_is_unchanged() {
+    let nodes = bench::run(bench::DEFAULT_DEPTH, Features::FULL, |_, _| {}).nodes;
+    assert_eq!(nodes, ALPHA_BETA_SIGNATURE, "harrier bench now gives {nodes} nodes");
+}
+
+#[test]
+fn bandwidth_bench_signature_is_unchanged() {
+    let nodes = bench::run_bandwidth(bench::DEFAULT_BANDWIDTH_NODES, |_, _| {}).nodes;
+    assert_eq!(nodes, BANDWIDTH_SIGNATURE, "harrier bench --bandwidth now gives {nodes} nodes");
+}
