@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Measures how fast Harrier answers `stop` (with bestmove) and `isready` (with readyok)
-during a search, through the real binary: median and worst over N trials.
+"""Measures how fast Harrier answers through the real binary: `stop` (with bestmove) and
+`isready` (with readyok) during a search, median and worst over TRIALS searches; then
+`go depth 1` to `bestmove` over GOS commands, median, mean and 99th percentile.
 
-usage: tools/latency.py [path/to/harrier] [trials]
+usage: tools/latency.py [path/to/harrier] [trials] [gos]
 """
 
 import statistics
@@ -12,6 +13,7 @@ import time
 
 engine = sys.argv[1] if len(sys.argv) > 1 else "target/release/harrier"
 trials = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+gos = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
 
 proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
@@ -46,7 +48,21 @@ for i in range(trials):
     send("stop")
     wait_for("bestmove")
     stop_ms.append((time.perf_counter() - t) * 1000)
-send("quit")
-proc.wait(timeout=5)
 for name, values in (("stop -> bestmove", stop_ms), ("isready -> readyok", ready_ms)):
     print(f"{name}: median {statistics.median(values):.2f} ms, max {max(values):.2f} ms over {len(values)} searches")
+
+go_ms = []
+send("position startpos moves e2e4")
+for _ in range(gos):
+    t = time.perf_counter()
+    send("go depth 1")
+    wait_for("bestmove")
+    go_ms.append((time.perf_counter() - t) * 1000)
+go_ms.sort()
+p99 = go_ms[min(len(go_ms) - 1, int(len(go_ms) * 0.99))]
+print(
+    f"go depth 1 -> bestmove: median {statistics.median(go_ms):.3f} ms, "
+    f"mean {statistics.mean(go_ms):.3f} ms, p99 {p99:.3f} ms over {len(go_ms)} commands"
+)
+send("quit")
+proc.wait(timeout=5)

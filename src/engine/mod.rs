@@ -86,7 +86,7 @@ impl Engine {
     pub fn new(out: Box<dyn Output>) -> Engine {
         let signals = Arc::new(Signals::default());
         let hash_mb = DEFAULT_HASH_MB as usize;
-        let search_mode = SearchMode::AlphaBeta;
+        let search_mode = SearchMode::DEFAULT;
         let searcher = searchers::build(search_mode, hash_mb, &[], signals.clone())
             .expect("the default hash table fits in memory");
         Engine {

@@ -27,7 +27,10 @@ pub fn declared() -> Vec<OptionSpec> {
             name: "Move Overhead",
             kind: OptionKind::Spin { default: DEFAULT_MOVE_OVERHEAD_MS, min: 0, max: MAX_MOVE_OVERHEAD_MS },
         },
-        OptionSpec { name: "SearchMode", kind: OptionKind::Combo { default: "AlphaBeta", choices: SearchMode::NAMES } },
+        OptionSpec {
+            name: "SearchMode",
+            kind: OptionKind::Combo { default: SearchMode::DEFAULT.name(), choices: SearchMode::NAMES },
+        },
         OptionSpec { name: "UCI_Chess960", kind: OptionKind::Check { default: false } },
     ];
     engine_options.into_iter().chain(searcher_options()).collect()

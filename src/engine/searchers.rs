@@ -22,6 +22,16 @@ pub enum SearchMode {
 impl SearchMode {
     /// The names offered by the `SearchMode` combo.
     pub const NAMES: &'static [&'static str] = &["AlphaBeta", "Bandwidth"];
+    /// The mode a new engine starts in.
+    pub const DEFAULT: SearchMode = SearchMode::AlphaBeta;
+
+    /// The mode's name, as the combo offers it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchMode::AlphaBeta => "AlphaBeta",
+            SearchMode::Bandwidth => "Bandwidth",
+        }
+    }
 
     /// The mode of a name from [`SearchMode::NAMES`] (in any case).
     pub fn from_name(name: &str) -> Option<SearchMode> {
