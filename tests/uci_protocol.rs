@@ -426,7 +426,7 @@ fn malformed_input_battery_leaves_the_engine_working() {
         (b"setoption name Hash value -5".to_vec(), Effect::Ignored),
         (b"setoption name Hash value 99999999".to_vec(), Effect::Ignored),
         (b"setoption name Hash value lots".to_vec(), Effect::Ignored),
-        (b"setoption name Threads value 64".to_vec(), Effect::Ignored),
+        (b"setoption name Threads value 2000".to_vec(), Effect::Ignored),
         (b"setoption name UCI_Chess960 value maybe".to_vec(), Effect::Ignored),
         (b"setoption name SearchMode value Bogus".to_vec(), Effect::Ignored),
         (b"setoption name".to_vec(), Effect::Ignored),

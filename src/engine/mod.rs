@@ -20,7 +20,7 @@ use crate::search::{Limits, Progress, Report, SearchJob, SearchOutcome, Signals}
 use game::Game;
 use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange, parse_change};
 use searchers::SearchMode;
-use worker::{Event, Job, Worker};
+use worker::{Change, Event, Job, Worker};
 
 /// The engine's name as `uci` reports it.
 pub const NAME: &str = concat!("Harrier ", env!("CARGO_PKG_VERSION"));
@@ -133,17 +133,17 @@ impl Engine {
 
     /// Runs a configuration job on the worker when no search runs; otherwise says why
     /// `what` is ignored. `Err` holds the worker's reason for refusing.
-    fn configure(&mut self, what: &str, job: Job) -> Option<Result<(), String>> {
+    fn configure(&mut self, what: &str, change: Change) -> Option<Result<(), String>> {
         if self.is_busy() {
             self.out.info_string(&format!("{what} ignored: a search is running (send stop first)"));
             return None;
         }
-        Some(self.worker.configure(job))
+        Some(self.worker.configure(change))
     }
 
     /// `ucinewgame`.
     pub fn new_game(&mut self) {
-        if let Some(result) = self.configure("ucinewgame", Job::NewGame) {
+        if let Some(result) = self.configure("ucinewgame", Change::NewGame) {
             self.report_failure(result);
             self.game = Game::default();
         }
@@ -166,7 +166,7 @@ impl Engine {
         };
         match change {
             OptionChange::Hash(mb) => {
-                if let Some(result) = self.configure("setoption Hash", Job::Resize(mb)) {
+                if let Some(result) = self.configure("setoption Hash", Change::Resize(mb)) {
                     match result {
                         Ok(()) => self.hash_mb = mb,
                         Err(reason) => self.out.info_string(&format!("{reason}; keeping {} MB", self.hash_mb)),
@@ -174,11 +174,16 @@ impl Engine {
                 }
             }
             OptionChange::ClearHash => {
-                if let Some(result) = self.configure("Clear Hash", Job::Clear) {
+                if let Some(result) = self.configure("Clear Hash", Change::Clear) {
                     self.report_failure(result);
                 }
             }
-            OptionChange::Threads | OptionChange::Ponder(_) => {}
+            OptionChange::Threads(count) => {
+                if let Some(result) = self.configure("setoption Threads", Change::SetThreads(count)) {
+                    self.report_failure(result);
+                }
+            }
+            OptionChange::Ponder(_) => {}
             OptionChange::MoveOverhead(ms) => self.move_overhead = ms,
             OptionChange::SearchMode(mode) => self.set_search_mode(mode),
             OptionChange::Chess960(on) => self.chess960 = on,
@@ -196,7 +201,7 @@ impl Engine {
             return;
         }
         if self.search_mode.declares(setting.0) {
-            let result = self.worker.configure(Job::SetOption(setting));
+            let result = self.worker.configure(Change::SetOption(setting));
             if let Err(reason) = result {
                 self.out.info_string(&format!("{reason}; ignored"));
                 return;
@@ -215,13 +220,13 @@ impl Engine {
         if mode == self.search_mode {
             return;
         }
-        let job = Job::Replace {
+        let change = Change::Replace {
             mode,
             previous: self.search_mode,
             hash_mb: self.hash_mb,
             settings: self.searcher_settings.clone(),
         };
-        match self.worker.configure(job) {
+        match self.worker.configure(change) {
             Ok(()) => self.search_mode = mode,
             Err(reason) => self.out.info_string(&reason),
         }

@@ -11,6 +11,8 @@ pub const DEFAULT_HASH_MB: i64 = 16;
 pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 10;
 /// The largest `Move Overhead` accepted, in ms.
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
+/// The most search threads accepted (Lazy SMP).
+pub const MAX_THREADS: i64 = 1024;
 
 /// Every option the engine declares, in the order `uci` prints them.
 pub fn declared() -> Vec<OptionSpec> {
@@ -20,8 +22,7 @@ pub fn declared() -> Vec<OptionSpec> {
             kind: OptionKind::Spin { default: DEFAULT_HASH_MB, min: MIN_HASH_MB as i64, max: MAX_HASH_MB as i64 },
         },
         OptionSpec { name: "Clear Hash", kind: OptionKind::Button },
-        // One search thread: declare only what works.
-        OptionSpec { name: "Threads", kind: OptionKind::Spin { default: 1, min: 1, max: 1 } },
+        OptionSpec { name: "Threads", kind: OptionKind::Spin { default: 1, min: 1, max: MAX_THREADS } },
         OptionSpec { name: "Ponder", kind: OptionKind::Check { default: false } },
         OptionSpec {
             name: "Move Overhead",
@@ -43,8 +44,8 @@ pub enum OptionChange {
     Hash(usize),
     /// Empty the table.
     ClearHash,
-    /// Search threads (only 1 exists).
-    Threads,
+    /// Search threads.
+    Threads(usize),
     /// The GUI will (or will not) send `go ponder`.
     Ponder(bool),
     /// Reserve per move in ms.
@@ -66,7 +67,7 @@ pub fn parse_change(name: &str, value: &str) -> Result<OptionChange, String> {
     Ok(match (spec.name, spec.check(value)?) {
         ("Hash", OptionValue::Spin(mb)) => OptionChange::Hash(mb as usize),
         ("Clear Hash", _) => OptionChange::ClearHash,
-        ("Threads", _) => OptionChange::Threads,
+        ("Threads", OptionValue::Spin(count)) => OptionChange::Threads(count as usize),
         ("Ponder", OptionValue::Check(on)) => OptionChange::Ponder(on),
         ("Move Overhead", OptionValue::Spin(ms)) => OptionChange::MoveOverhead(ms as u64),
         ("SearchMode", OptionValue::Combo(mode)) => {
@@ -98,7 +99,8 @@ mod tests {
         assert!(parse_change("TipProbeDepth", "9").is_err());
         assert!(parse_change("Hash", "0").is_err());
         assert!(parse_change("Hash", "lots").is_err());
-        assert!(parse_change("Threads", "2").is_err());
+        assert_eq!(parse_change("Threads", "4"), Ok(OptionChange::Threads(4)));
+        assert!(parse_change("Threads", "0").is_err());
         assert!(parse_change("SyzygyPath", "").is_err());
         assert!(parse_change("Ponder", "maybe").is_err());
     }

@@ -2,8 +2,10 @@
 //! takes jobs from a channel, as Stockfish's threads wait in their idle loop. The searcher
 //! never changes hands; results and progress come back as events.
 //!
-//! Lazy SMP extends this: more workers, each with a searcher of its own over a shared
-//! transposition table, take the same `Search` job, and the first worker's `Done` decides.
+//! With `Threads` above 1 the worker keeps Lazy SMP helpers: threads of their own, each
+//! with a searcher that shares the worker's memory (its transposition table). They search
+//! every job with the worker, silently; the worker's own search decides, then stops them
+//! and waits for them before it answers, so that no helper runs into the next job.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -16,7 +18,8 @@ use shakmaty::{Chess, Move, Position};
 use super::searchers::{SearchMode, build};
 use crate::perft::divide_until;
 use crate::search::options::Setting;
-use crate::search::{Bound, Progress, Report, Reporter, Score, SearchJob, SearchOutcome, Searcher, Signals};
+use crate::search::tt::MIN_HASH_MB;
+use crate::search::{Bound, Progress, Report, Reporter, Score, SearchJob, SearchOutcome, Searcher, Signals, Silent};
 
 /// Stack for the worker thread: positions are copied per ply (copy-make).
 const WORKER_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -34,16 +37,26 @@ pub enum Job {
         /// Plies to count.
         depth: u32,
     },
-    /// Forget the game (`ucinewgame`); answered by `Configured`.
+    /// Change the searcher or its memory; answered by `Configured`.
+    Configure(Change),
+    /// End the thread.
+    Quit,
+}
+
+/// A change to the searcher, made while no search runs.
+pub enum Change {
+    /// Forget the game (`ucinewgame`).
     NewGame,
-    /// Empty the searcher's memory; answered by `Configured`.
+    /// Empty the searcher's memory.
     Clear,
-    /// Resize the searcher's memory to this many MB; answered by `Configured`.
+    /// Resize the searcher's memory to this many MB.
     Resize(usize),
-    /// Apply one of the searcher's options; answered by `Configured`.
+    /// Apply one of the searcher's options.
     SetOption(Setting),
+    /// Search with this many threads from now on.
+    SetThreads(usize),
     /// Replace the searcher with one of `mode` (the old one's memory is freed first); if it
-    /// does not fit, one of `previous` comes back. Answered by `Configured`.
+    /// does not fit, one of `previous` comes back.
     Replace {
         /// The new mode.
         mode: SearchMode,
@@ -54,8 +67,6 @@ pub enum Job {
         /// Every searcher option set so far.
         settings: Vec<Setting>,
     },
-    /// End the thread.
-    Quit,
 }
 
 /// What the worker sends back.
@@ -103,10 +114,10 @@ impl Worker {
         let _ = self.jobs.send(job);
     }
 
-    /// Runs a configuration job and waits for its answer. Only called while no search or
-    /// perft runs, so no other event can be pending.
-    pub fn configure(&self, job: Job) -> Result<(), String> {
-        self.send(job);
+    /// Makes a change and waits for its answer. Only called while no search or perft
+    /// runs, so no other event can be pending.
+    pub fn configure(&self, change: Change) -> Result<(), String> {
+        self.send(Job::Configure(change));
         loop {
             match self.events.recv() {
                 Ok(Event::Configured(result)) => return result,
@@ -128,58 +139,157 @@ impl Drop for Worker {
 }
 
 /// The worker's loop: one job at a time until `Quit` or until the engine hangs up.
-fn serve(mut searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Job>, outbox: &Sender<Event>) {
+fn serve(searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Job>, outbox: &Sender<Event>) {
     let send = |event| {
         let _ = outbox.send(event);
     };
+    let mut pool = Pool { searcher, signals, threads: 1, helpers: Vec::new() };
     for job in inbox {
         if !matches!(job, Job::ThinkIdle(_)) {
-            signals.clear_rest();
+            pool.signals.clear_rest();
         }
         match job {
-            Job::Search(job) => send(Event::Done(search(&mut searcher, &job, outbox))),
-            Job::ThinkIdle(played) => searcher.think_idle(played, &|| signals.stop_requested()),
+            Job::Search(job) => send(Event::Done(pool.search(&job, &mut ChannelReporter(outbox.clone())))),
+            Job::ThinkIdle(played) => {
+                let signals = pool.signals.clone();
+                pool.searcher.think_idle(played, &|| signals.stop_requested());
+            }
             Job::Perft { position, depth } => {
-                let stop = || signals.stop_requested();
+                let stop = || pool.signals.stop_requested();
                 let total = divide_until(&position, depth, &stop, |m, count| send(Event::PerftMove(m, count)));
                 send(Event::PerftDone(total));
             }
-            Job::NewGame => {
-                searcher.new_game();
-                send(Event::Configured(Ok(())));
-            }
-            Job::Clear => {
-                searcher.clear();
-                send(Event::Configured(Ok(())));
-            }
-            Job::Resize(mb) => send(Event::Configured(searcher.resize(mb))),
-            Job::SetOption((name, value)) => send(Event::Configured(searcher.set_option(name, value))),
-            Job::Replace { mode, previous, hash_mb, settings } => {
-                // The old searcher's memory goes before the new one's is taken.
-                drop(searcher);
-                let (replacement, result) = match build(mode, hash_mb, &settings, signals.clone()) {
-                    Ok(replacement) => (replacement, Ok(())),
-                    Err(reason) => (
-                        build(previous, hash_mb, &settings, signals.clone())
-                            .expect("the previous searcher fitted in memory a moment ago"),
-                        Err(format!("{reason}; staying in the previous search mode")),
-                    ),
-                };
-                searcher = replacement;
-                send(Event::Configured(result));
-            }
+            Job::Configure(change) => send(Event::Configured(pool.configure(change))),
             Job::Quit => break,
         }
     }
 }
 
+/// The searcher and its Lazy SMP helpers.
+struct Pool {
+    searcher: Box<dyn Searcher>,
+    signals: Arc<Signals>,
+    threads: usize,
+    helpers: Vec<Helper>,
+}
+
+impl Pool {
+    /// Searches `job` with every thread; the searcher's own result is the answer.
+    fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+        for helper in &self.helpers {
+            helper.start(job);
+        }
+        let outcome = search(self.searcher.as_mut(), job, reporter);
+        if !self.helpers.is_empty() {
+            self.signals.request_stop();
+            self.helpers.iter().for_each(Helper::wait);
+        }
+        outcome
+    }
+
+    /// Makes a change. Helpers share the searcher's memory as it was, so they are built
+    /// anew after it.
+    fn configure(&mut self, change: Change) -> Result<(), String> {
+        self.helpers.clear();
+        let result = match change {
+            Change::NewGame => {
+                self.searcher.new_game();
+                Ok(())
+            }
+            Change::Clear => {
+                self.searcher.clear();
+                Ok(())
+            }
+            Change::Resize(mb) => self.searcher.resize(mb),
+            Change::SetOption((name, value)) => self.searcher.set_option(name, value),
+            Change::SetThreads(count) => {
+                self.threads = count;
+                Ok(())
+            }
+            Change::Replace { mode, previous, hash_mb, settings } => self.replace(mode, previous, hash_mb, &settings),
+        };
+        let searcher = &self.searcher;
+        self.helpers = (1..self.threads).map_while(|index| searcher.helper(index)).map(Helper::spawn).collect();
+        result
+    }
+
+    /// Replaces the searcher with one of `mode`, freeing the old one's memory first.
+    fn replace(
+        &mut self,
+        mode: SearchMode,
+        previous: SearchMode,
+        hash_mb: usize,
+        settings: &[Setting],
+    ) -> Result<(), String> {
+        // A searcher that takes almost no memory holds the place while the new one is built.
+        self.searcher = build(SearchMode::DEFAULT, MIN_HASH_MB, &[], self.signals.clone())
+            .expect("the smallest searcher fits in memory");
+        match build(mode, hash_mb, settings, self.signals.clone()) {
+            Ok(replacement) => {
+                self.searcher = replacement;
+                Ok(())
+            }
+            Err(reason) => {
+                self.searcher = build(previous, hash_mb, settings, self.signals.clone())
+                    .expect("the previous searcher fitted in memory a moment ago");
+                Err(format!("{reason}; staying in the previous search mode"))
+            }
+        }
+    }
+}
+
 /// Runs one search; a panic in the searcher costs its memory, never the game.
-fn search(searcher: &mut Box<dyn Searcher>, job: &SearchJob, outbox: &Sender<Event>) -> SearchOutcome {
-    let mut reporter = ChannelReporter(outbox.clone());
-    catch_unwind(AssertUnwindSafe(|| searcher.search(job, &mut reporter))).unwrap_or_else(|_| {
+fn search(searcher: &mut dyn Searcher, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+    catch_unwind(AssertUnwindSafe(|| searcher.search(job, reporter))).unwrap_or_else(|_| {
         searcher.new_game();
         fallback_outcome(job)
     })
+}
+
+/// A Lazy SMP helper thread and the channels to it.
+struct Helper {
+    jobs: Sender<Option<SearchJob>>,
+    done: Receiver<()>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Helper {
+    /// Starts a helper thread that searches with `searcher` until it is dropped.
+    fn spawn(mut searcher: Box<dyn Searcher>) -> Helper {
+        let (jobs, inbox) = unbounded::<Option<SearchJob>>();
+        let (finished, done) = unbounded();
+        let thread = thread::Builder::new()
+            .name("helper".to_string())
+            .stack_size(WORKER_STACK_BYTES)
+            .spawn(move || {
+                while let Ok(Some(job)) = inbox.recv() {
+                    // Only the worker's search reports; a helper's work is in the table.
+                    search(searcher.as_mut(), &job, &mut Silent);
+                    let _ = finished.send(());
+                }
+            })
+            .expect("a helper thread starts");
+        Helper { jobs, done, thread: Some(thread) }
+    }
+
+    /// Starts a search of `job` on the helper.
+    fn start(&self, job: &SearchJob) {
+        let _ = self.jobs.send(Some(job.clone()));
+    }
+
+    /// Waits until the helper has finished its search.
+    fn wait(&self) {
+        let _ = self.done.recv();
+    }
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        let _ = self.jobs.send(None);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// Forwards a searcher's progress to the engine.

@@ -283,6 +283,14 @@ pub trait Searcher: Send {
         Err(format!("option {name} does not apply to this search mode"))
     }
 
+    /// A Lazy SMP helper: a searcher of the same kind that shares this one's memory and
+    /// searches the same jobs on another thread, numbered from 1. `None`: this searcher
+    /// searches alone.
+    fn helper(&self, index: usize) -> Option<Box<dyn Searcher>> {
+        let _ = index;
+        None
+    }
+
     /// Thinks between commands after the search played `played`, silently, until `stop`
     /// returns true or nothing is left to think about. Searchers that keep nothing between
     /// moves do nothing.

@@ -1,5 +1,11 @@
 //! The transposition table: four 16-byte entries per 64-byte bucket, depth-preferred
 //! replacement with aging, mate scores stored relative to the node.
+//!
+//! Search threads share one table without locks: an entry is two atomic words, the data
+//! and the key xor the data, so a read torn by a concurrent write fails the key check and
+//! reads as a miss.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::moves::{MoveCode, NO_MOVE};
 
@@ -31,8 +37,8 @@ pub struct TtHit {
     pub bound: TtBound,
 }
 
+/// One entry as the search sees it.
 #[derive(Clone, Copy, Default)]
-#[repr(C)]
 struct Entry {
     key: u64,
     mv: u16,
@@ -43,20 +49,62 @@ struct Entry {
     age_bound: u8,
 }
 
+impl Entry {
+    /// Everything but the key, in one word.
+    fn data(&self) -> u64 {
+        u64::from(self.mv)
+            | u64::from(self.value as u16) << 16
+            | u64::from(self.eval as u16) << 32
+            | u64::from(self.depth) << 48
+            | u64::from(self.age_bound) << 56
+    }
+
+    fn from_data(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            mv: data as u16,
+            value: (data >> 16) as u16 as i16,
+            eval: (data >> 32) as u16 as i16,
+            depth: (data >> 48) as u8,
+            age_bound: (data >> 56) as u8,
+        }
+    }
+}
+
+/// An entry as stored: the key xor the data, and the data.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    fn load(&self) -> Entry {
+        let data = self.data.load(Ordering::Relaxed);
+        Entry::from_data(self.check.load(Ordering::Relaxed) ^ data, data)
+    }
+
+    fn save(&self, entry: &Entry) {
+        let data = entry.data();
+        self.data.store(data, Ordering::Relaxed);
+        self.check.store(entry.key ^ data, Ordering::Relaxed);
+    }
+}
+
 const ENTRIES_PER_BUCKET: usize = 4;
 /// Generations wrap at 64; the bound takes the two low bits.
 const AGE_STEP: u8 = 4;
 /// How many draft plies one generation of age is worth when choosing a victim.
 const AGE_WEIGHT: i32 = 4;
 
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 #[repr(C, align(64))]
-struct Bucket([Entry; ENTRIES_PER_BUCKET]);
+struct Bucket([Slot; ENTRIES_PER_BUCKET]);
 
-/// The table itself.
+/// The table itself, shared by every search thread.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
-    age: u8,
+    age: AtomicU8,
 }
 
 /// The smallest table size a `Hash` value may give, in MB.
@@ -71,19 +119,22 @@ impl TranspositionTable {
         let count = mb * 1024 * 1024 / size_of::<Bucket>();
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(count).map_err(|_| format!("could not allocate {mb} MB for the hash table"))?;
-        buckets.resize(count, Bucket::default());
-        Ok(TranspositionTable { buckets, age: 0 })
+        buckets.extend((0..count).map(|_| Bucket::default()));
+        Ok(TranspositionTable { buckets, age: AtomicU8::new(0) })
     }
 
     /// Empties the table.
-    pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
-        self.age = 0;
+    pub fn clear(&self) {
+        let empty = Entry::default();
+        for slot in self.buckets.iter().flat_map(|b| b.0.iter()) {
+            slot.save(&empty);
+        }
+        self.age.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search: entries from earlier searches become replaceable.
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(AGE_STEP);
+    pub fn new_search(&self) {
+        self.age.fetch_add(AGE_STEP, Ordering::Relaxed);
     }
 
     #[inline]
@@ -94,7 +145,7 @@ impl TranspositionTable {
     /// Looks `key` up; `ply` converts mate values back to this node.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let bucket = &self.buckets[self.bucket_index(key)];
-        bucket.0.iter().find(|e| e.key == key && e.age_bound & 3 != 0).map(|e| TtHit {
+        bucket.0.iter().map(Slot::load).find(|e| e.key == key && e.age_bound & 3 != 0).map(|e| TtHit {
             mv: e.mv,
             value: value_from_tt(e.value as i32, ply),
             eval: e.eval as i32,
@@ -109,11 +160,11 @@ impl TranspositionTable {
 
     /// Stores a search result.
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&mut self, key: u64, ply: usize, mv: MoveCode, value: i32, eval: i32, depth: i32, bound: TtBound) {
+    pub fn store(&self, key: u64, ply: usize, mv: MoveCode, value: i32, eval: i32, depth: i32, bound: TtBound) {
         let index = self.bucket_index(key);
-        let age = self.age;
-        let bucket = &mut self.buckets[index];
-        let slot = match bucket.0.iter().position(|e| e.key == key) {
+        let age = self.age.load(Ordering::Relaxed);
+        let bucket: [Entry; ENTRIES_PER_BUCKET] = std::array::from_fn(|i| self.buckets[index].0[i].load());
+        let slot = match bucket.iter().position(|e| e.key == key) {
             Some(i) => i,
             None => {
                 let worth = |e: &Entry| {
@@ -123,10 +174,10 @@ impl TranspositionTable {
                     let age_diff = (age.wrapping_sub(e.age_bound & !3) / AGE_STEP) as i32;
                     e.depth as i32 - AGE_WEIGHT * age_diff
                 };
-                (0..ENTRIES_PER_BUCKET).min_by_key(|&i| worth(&bucket.0[i])).unwrap_or(0)
+                (0..ENTRIES_PER_BUCKET).min_by_key(|&i| worth(&bucket[i])).unwrap_or(0)
             }
         };
-        let entry = &mut bucket.0[slot];
+        let entry = &bucket[slot];
         // Keep an older move for the same position when this search found none.
         let mv = if mv == NO_MOVE && entry.key == key { entry.mv } else { mv };
         let bound_bits = match bound {
@@ -134,23 +185,24 @@ impl TranspositionTable {
             TtBound::Lower => 2,
             TtBound::Upper => 3,
         };
-        *entry = Entry {
+        self.buckets[index].0[slot].save(&Entry {
             key,
             mv,
             value: value_to_tt(value, ply) as i16,
             eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: depth.clamp(0, u8::MAX as i32) as u8,
             age_bound: age | bound_bits,
-        };
+        });
     }
 
     /// Occupancy by entries of the current search, in per mille (sampled).
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(1000 / ENTRIES_PER_BUCKET);
+        let age = self.age.load(Ordering::Relaxed);
         let used: usize = self.buckets[..sample]
             .iter()
-            .flat_map(|b| b.0.iter())
-            .filter(|e| e.age_bound & 3 != 0 && e.age_bound & !3 == self.age)
+            .flat_map(|b| b.0.iter().map(Slot::load))
+            .filter(|e| e.age_bound & 3 != 0 && e.age_bound & !3 == age)
             .count();
         (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
     }
@@ -184,7 +236,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_with_mate_adjustment() {
-        let mut tt = TranspositionTable::new(1).unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
         tt.store(42, 3, 77, mate_in(5), 10, 6, TtBound::Exact);
         let hit = tt.probe(42, 7).unwrap();
         assert_eq!(hit.value, MATE - 9);
@@ -196,7 +248,7 @@ mod tests {
 
     #[test]
     fn deeper_entries_survive_in_a_full_bucket() {
-        let mut tt = TranspositionTable::new(1).unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
         let n = tt.buckets.len() as u128;
         // Keys that land in bucket 0.
         let keys: Vec<u64> = (0..6u64).map(|i| i + 1).collect();
@@ -209,8 +261,38 @@ mod tests {
     }
 
     #[test]
+    fn threads_sharing_the_table_never_read_a_torn_entry() {
+        let tt = std::sync::Arc::new(TranspositionTable::new(1).unwrap());
+        // Few buckets for many keys, so that writers keep overwriting each other's slots.
+        let key = |i: u64| (i % 512).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let value_of = |k: u64| (k % 1000) as i32;
+        let writers: Vec<_> = (0..2u64)
+            .map(|t| {
+                let tt = tt.clone();
+                std::thread::spawn(move || {
+                    for i in 0..200_000u64 {
+                        let k = key(i * 2 + t);
+                        tt.store(k, 0, (k % 4096) as u16, value_of(k), -value_of(k), (k % 60) as i32, TtBound::Exact);
+                    }
+                })
+            })
+            .collect();
+        let mut hits = 0;
+        for i in 0..400_000u64 {
+            let k = key(i);
+            if let Some(hit) = tt.probe(k, 0) {
+                hits += 1;
+                assert_eq!((hit.mv, hit.value, hit.eval), ((k % 4096) as u16, value_of(k), -value_of(k)));
+                assert_eq!(hit.depth, (k % 60) as i32);
+            }
+        }
+        writers.into_iter().for_each(|w| w.join().unwrap());
+        assert!(hits > 0);
+    }
+
+    #[test]
     fn hashfull_counts_this_search_only() {
-        let mut tt = TranspositionTable::new(1).unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
         assert_eq!(tt.hashfull(), 0);
         for k in 0..200_000u64 {
             tt.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, 0, 0, 0, 1, TtBound::Exact);

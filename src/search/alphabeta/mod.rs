@@ -9,6 +9,7 @@ pub mod params;
 pub mod see;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
@@ -23,7 +24,7 @@ use crate::search::{
 use history::{History, Killers};
 use movepick::{MovePicker, OrderingHints};
 use negamax::{key_after, key_of};
-use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, SMP_SKIP_PHASE, SMP_SKIP_SIZE};
 
 /// How many plies less than `depth` a principal-variation node searches the quiet move it
 /// tries `searched`-th (from 0) with a null window: alpha-beta's late-move reduction, for
@@ -102,7 +103,14 @@ struct RootMove {
 pub struct AlphaBeta {
     /// Which parts of the search run.
     pub features: Features,
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
+    /// 0 for the searcher the engine drives; Lazy SMP helpers count from 1.
+    helper_index: usize,
+    /// Nodes searched by the Lazy SMP helpers, added as they go, for the reports.
+    helper_nodes: Arc<AtomicU64>,
+    /// The helpers' count when this search started (main searcher), or the nodes this
+    /// helper has added to it so far in this search.
+    helper_nodes_mark: u64,
     killers: Killers,
     history: History,
     signals: Arc<Signals>,
@@ -123,9 +131,17 @@ pub struct AlphaBeta {
 impl AlphaBeta {
     /// A searcher with a `hash_mb` table, listening to `signals`.
     pub fn new(hash_mb: usize, signals: Arc<Signals>) -> Result<AlphaBeta, String> {
-        Ok(AlphaBeta {
+        Ok(AlphaBeta::with_table(Arc::new(TranspositionTable::new(hash_mb)?), 0, signals))
+    }
+
+    /// A searcher over `tt`, Lazy SMP helper number `helper_index` (0: not a helper).
+    fn with_table(tt: Arc<TranspositionTable>, helper_index: usize, signals: Arc<Signals>) -> AlphaBeta {
+        AlphaBeta {
             features: Features::FULL,
-            tt: TranspositionTable::new(hash_mb)?,
+            tt,
+            helper_index,
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            helper_nodes_mark: 0,
             killers: Killers::default(),
             history: History::default(),
             signals,
@@ -139,7 +155,7 @@ impl AlphaBeta {
             root_index: 0,
             pv: Box::new([[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
-        })
+        }
     }
 
     /// Starts a new generation of the transposition table without searching: entries of
@@ -223,6 +239,10 @@ impl AlphaBeta {
     /// Stops the search when the stop flag is set, the node limit is reached or the hard
     /// time limit has passed (the last two only once depth 1 has given a move).
     fn poll_limits(&mut self) {
+        if self.helper_index > 0 {
+            self.helper_nodes.fetch_add(self.nodes - self.helper_nodes_mark, Ordering::Relaxed);
+            self.helper_nodes_mark = self.nodes;
+        }
         if self.signals.stop_requested() {
             self.stopped = true;
         } else if self.has_result {
@@ -309,6 +329,26 @@ impl AlphaBeta {
         best_value
     }
 
+    /// Nodes of this search, the Lazy SMP helpers' included.
+    fn all_nodes(&self) -> u64 {
+        let helpers = if self.helper_index == 0 {
+            self.helper_nodes.load(Ordering::Relaxed).saturating_sub(self.helper_nodes_mark)
+        } else {
+            0
+        };
+        self.nodes + helpers
+    }
+
+    /// True when this Lazy SMP helper leaves iteration `depth` to the other threads. The
+    /// main searcher and the first iteration skip nothing, so every thread has a move.
+    fn skips(&self, depth: u32) -> bool {
+        if self.helper_index == 0 || depth == 1 {
+            return false;
+        }
+        let j = (self.helper_index - 1) % SMP_SKIP_SIZE.len();
+        ((depth + SMP_SKIP_PHASE[j]) / SMP_SKIP_SIZE[j]) % 2 == 1
+    }
+
     /// The principal variation as moves, replayed from the root.
     fn principal_line(&self, root: &Chess) -> Vec<Move> {
         let mut pos = root.clone();
@@ -336,7 +376,7 @@ impl AlphaBeta {
             seldepth: (self.seldepth as u32).max(depth),
             score: Score::from_value(value),
             bound,
-            nodes: self.nodes,
+            nodes: self.all_nodes(),
             elapsed: start.elapsed(),
             hashfull: self.tt.hashfull(),
             pv,
@@ -357,7 +397,12 @@ impl Searcher for AlphaBeta {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.time = Some(TimeManager::new(limits, root.turn(), job.move_overhead, job.started));
         self.killers.clear();
-        self.tt.new_search();
+        if self.helper_index == 0 {
+            self.tt.new_search();
+            self.helper_nodes_mark = self.helper_nodes.load(Ordering::Relaxed);
+        } else {
+            self.helper_nodes_mark = 0;
+        }
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
         self.root_index = self.keys.len();
@@ -379,6 +424,9 @@ impl Searcher for AlphaBeta {
         let mut best_value: i32 = 0;
         let mut final_report = None;
         for depth in 1..=max_depth {
+            if self.skips(depth) {
+                continue;
+            }
             let (mut alpha, mut beta) = (-INFINITY, INFINITY);
             let mut delta = ASPIRATION_DELTA;
             if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && best_value.abs() < MATE_BOUND {
@@ -437,7 +485,7 @@ impl Searcher for AlphaBeta {
 
         let report = match final_report {
             Some(mut report) => {
-                report.nodes = self.nodes;
+                report.nodes = self.all_nodes();
                 report.elapsed = start.elapsed();
                 report.hashfull = self.tt.hashfull();
                 report
@@ -461,7 +509,16 @@ impl Searcher for AlphaBeta {
     }
 
     fn resize(&mut self, mb: usize) -> Result<(), String> {
-        self.tt = TranspositionTable::new(mb)?;
+        self.tt = Arc::new(TranspositionTable::new(mb)?);
         Ok(())
+    }
+
+    /// A searcher over the same transposition table, with its own move ordering and
+    /// iteration schedule.
+    fn helper(&self, index: usize) -> Option<Box<dyn Searcher>> {
+        let mut helper = AlphaBeta::with_table(self.tt.clone(), index, self.signals.clone());
+        helper.features = self.features;
+        helper.helper_nodes = self.helper_nodes.clone();
+        Some(Box::new(helper))
     }
 }

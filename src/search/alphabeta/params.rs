@@ -55,3 +55,10 @@ pub const DELTA_MARGIN: i32 = 200;
 pub const HISTORY_MAX: i32 = 16_384;
 /// Largest single history bonus (the bonus is depth², capped).
 pub const HISTORY_BONUS_MAX: i32 = 1_600;
+
+/// Lazy SMP: helper threads skip some iterations so that they search other depths than the
+/// main thread at the same moment. Helper `i` skips depth `d` when
+/// `(d + SMP_SKIP_PHASE[j]) / SMP_SKIP_SIZE[j]` is odd, with `j = (i - 1) % 20`.
+pub const SMP_SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+/// See [`SMP_SKIP_SIZE`].
+pub const SMP_SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];

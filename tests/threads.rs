@@ -1,0 +1,70 @@
+//! Lazy SMP through the real binary: `Threads` starts helper threads that live as long as
+//! the setting, searches with them play legal moves and find the same mates, and bandwidth
+//! mode (which searches alone) starts none.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+
+/// The number of threads of a process, from `/proc`.
+fn thread_count(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task")).expect("/proc lists the threads").count()
+}
+
+#[test]
+fn helper_threads_follow_the_threads_option() {
+    let mut e = Harrier::spawn();
+    e.ready();
+    let pid = e.child.id();
+    let alone = thread_count(pid);
+    e.send("setoption name Threads value 3");
+    e.ready();
+    assert_eq!(thread_count(pid), alone + 2, "Threads 3: two helpers");
+    let pos = position(None, &["e2e4"]);
+    for _ in 0..5 {
+        e.send("position startpos moves e2e4");
+        e.go("go depth 8", &pos);
+        assert_eq!(thread_count(pid), alone + 2, "the helpers stay between searches");
+    }
+    e.send("setoption name Threads value 1");
+    e.ready();
+    assert_eq!(thread_count(pid), alone, "Threads 1: no helper");
+    e.send("setoption name Threads value 2");
+    e.send("setoption name SearchMode value Bandwidth");
+    e.ready();
+    assert_eq!(thread_count(pid), alone, "bandwidth mode searches alone");
+    e.send("setoption name SearchMode value AlphaBeta");
+    e.ready();
+    assert_eq!(thread_count(pid), alone + 1, "back in alpha-beta mode, one helper");
+}
+
+#[test]
+fn two_threads_find_the_mate_and_play_legal_moves() {
+    let mut e = Harrier::spawn();
+    e.send("setoption name Threads value 2");
+    let pos = position(Some(MATE_IN_TWO), &[]);
+    e.send(&format!("position fen {MATE_IN_TWO}"));
+    let search = e.go("go mate 2", &pos);
+    let report = &search.lines[search.lines.len() - 2];
+    assert!(report.contains(" score mate 2 "), "{report}");
+    assert!(mates_in_two(&pos).contains(&assert_legal(&pos, &search.best)), "{} does not mate", search.best);
+
+    // A short game against itself, each search stopped early or by its clock.
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..12 {
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let pos = position(None, &refs);
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let search = if ply % 2 == 0 {
+            e.go("go wtime 2000 btime 2000 winc 20 binc 20", &pos)
+        } else {
+            e.send("go infinite");
+            std::thread::sleep(Duration::from_millis(100));
+            e.send("stop");
+            e.bestmove(&pos, TIMEOUT)
+        };
+        moves.push(search.best);
+    }
+}
