@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::search::alphabeta::AlphaBeta;
+use crate::search::alphabeta::options as alphabeta_options;
 use crate::search::bandwidth::Bandwidth;
 use crate::search::bandwidth::options::{self as bandwidth_options, BandwidthSettings};
 use crate::search::options::{OptionSpec, Setting};
@@ -45,7 +46,7 @@ impl SearchMode {
     /// The options this mode's searcher declares.
     pub fn options(self) -> Vec<OptionSpec> {
         match self {
-            SearchMode::AlphaBeta => Vec::new(),
+            SearchMode::AlphaBeta => alphabeta_options::declared(),
             SearchMode::Bandwidth => bandwidth_options::declared(),
         }
     }
@@ -71,7 +72,13 @@ pub fn build(
 ) -> Result<Box<dyn Searcher>, String> {
     let own: Vec<Setting> = settings.iter().copied().filter(|(name, _)| mode.declares(name)).collect();
     Ok(match mode {
-        SearchMode::AlphaBeta => Box::new(AlphaBeta::new(hash_mb, signals)?),
+        SearchMode::AlphaBeta => {
+            let mut searcher = AlphaBeta::new(hash_mb, signals)?;
+            for &(name, value) in &own {
+                searcher.set_option(name, value)?;
+            }
+            Box::new(searcher)
+        }
         SearchMode::Bandwidth => {
             Box::new(Bandwidth::with_settings(hash_mb, BandwidthSettings::from_settings(&own)?, signals)?)
         }

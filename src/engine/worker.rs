@@ -316,6 +316,7 @@ fn fallback_outcome(job: &SearchJob) -> SearchOutcome {
             elapsed: Duration::ZERO,
             hashfull: 0,
             pv: best.into_iter().collect(),
+            multipv: 1,
         },
     }
 }

@@ -228,6 +228,8 @@ pub struct Report {
     pub hashfull: u32,
     /// Principal variation from the root.
     pub pv: Vec<Move>,
+    /// Which line this is when several are searched (`MultiPV`), from 1 for the best.
+    pub multipv: u32,
 }
 
 impl Report {

@@ -80,7 +80,7 @@ impl Output for Writer {
         let mut attributes = vec![
             UciInfoAttribute::Depth(report.depth.min(u8::MAX as u32) as u8),
             UciInfoAttribute::SelDepth(report.seldepth.min(u8::MAX as u32) as u8),
-            UciInfoAttribute::MultiPv(1),
+            UciInfoAttribute::MultiPv(report.multipv.min(u16::MAX as u32) as u16),
             UciInfoAttribute::Score {
                 cp,
                 mate,

@@ -5,6 +5,7 @@
 pub mod history;
 pub mod movepick;
 mod negamax;
+pub mod options;
 pub mod params;
 pub mod see;
 
@@ -15,6 +16,7 @@ use std::time::Instant;
 use shakmaty::{Chess, Move, Position};
 
 use crate::moves::{MoveCode, NO_MOVE, decode, encode};
+use crate::search::options::OptionValue;
 use crate::search::time::TimeManager;
 use crate::search::tt::TranspositionTable;
 use crate::search::{
@@ -106,6 +108,8 @@ pub struct AlphaBeta {
     tt: Arc<TranspositionTable>,
     /// 0 for the searcher the engine drives; Lazy SMP helpers count from 1.
     helper_index: usize,
+    /// How many principal variations a search finds and reports (`MultiPV`).
+    multi_pv: usize,
     /// Nodes searched by the Lazy SMP helpers, added as they go, for the reports.
     helper_nodes: Arc<AtomicU64>,
     /// The helpers' count when this search started (main searcher), or the nodes this
@@ -140,6 +144,7 @@ impl AlphaBeta {
             features: Features::FULL,
             tt,
             helper_index,
+            multi_pv: options::DEFAULT_MULTI_PV,
             helper_nodes: Arc::new(AtomicU64::new(0)),
             helper_nodes_mark: 0,
             killers: Killers::default(),
@@ -339,6 +344,51 @@ impl AlphaBeta {
         self.nodes + helpers
     }
 
+    /// One iteration over `root_moves` with aspiration windows around `previous`, the
+    /// value this line had in the last iteration; returns its value (meaningless when the
+    /// search was stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn search_line(
+        &mut self,
+        root: &Chess,
+        root_key: u64,
+        depth: u32,
+        previous: i32,
+        root_moves: &mut [RootMove],
+        multipv: u32,
+        reporter: &mut dyn Reporter,
+        start: Instant,
+    ) -> i32 {
+        let (mut alpha, mut beta) = (-INFINITY, INFINITY);
+        let mut delta = ASPIRATION_DELTA;
+        if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+            alpha = (previous - delta).max(-INFINITY);
+            beta = (previous + delta).min(INFINITY);
+        }
+        loop {
+            let value = self.search_root(root, root_key, depth as i32, alpha, beta, root_moves, reporter, start);
+            if self.stopped {
+                return value;
+            }
+            let bound = if value <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (value - delta).max(-INFINITY);
+                Bound::Upper
+            } else if value >= beta {
+                beta = (value + delta).min(INFINITY);
+                Bound::Lower
+            } else {
+                return value;
+            };
+            delta *= 2;
+            if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
+                let line = self.principal_line(root);
+                let report = Report { multipv, ..self.report(depth, value, bound, line, start) };
+                reporter.report(Progress::Iteration(report));
+            }
+        }
+    }
+
     /// True when this Lazy SMP helper leaves iteration `depth` to the other threads. The
     /// main searcher and the first iteration skip nothing, so every thread has a move.
     fn skips(&self, depth: u32) -> bool {
@@ -380,6 +430,7 @@ impl AlphaBeta {
             elapsed: start.elapsed(),
             hashfull: self.tt.hashfull(),
             pv,
+            multipv: 1,
         }
     }
 }
@@ -420,6 +471,9 @@ impl Searcher for AlphaBeta {
         }
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let lines = self.multi_pv.clamp(1, root_moves.len());
+        // Each line's value in the last finished iteration: the centre of its next window.
+        let mut line_values = vec![0; lines];
         let mut best_line: Vec<Move> = vec![root_moves[0].mv];
         let mut best_value: i32 = 0;
         let mut final_report = None;
@@ -427,43 +481,33 @@ impl Searcher for AlphaBeta {
             if self.skips(depth) {
                 continue;
             }
-            let (mut alpha, mut beta) = (-INFINITY, INFINITY);
-            let mut delta = ASPIRATION_DELTA;
-            if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && best_value.abs() < MATE_BOUND {
-                alpha = (best_value - delta).max(-INFINITY);
-                beta = (best_value + delta).min(INFINITY);
-            }
-            let value = loop {
-                let value =
-                    self.search_root(root, root_key, depth as i32, alpha, beta, &mut root_moves, reporter, start);
+            let mut reports = Vec::with_capacity(lines);
+            for line in 0..lines {
+                // Line k is the best of the root moves that the lines before it left out.
+                let previous = line_values[line];
+                let moves = &mut root_moves[line..];
+                let value = self.search_line(root, root_key, depth, previous, moves, line as u32 + 1, reporter, start);
                 if self.stopped {
-                    break value;
+                    break;
                 }
-                let bound = if value <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (value - delta).max(-INFINITY);
-                    Bound::Upper
-                } else if value >= beta {
-                    beta = (value + delta).min(INFINITY);
-                    Bound::Lower
-                } else {
-                    break value;
-                };
-                delta *= 2;
-                if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
-                    let line = self.principal_line(root);
-                    reporter.report(Progress::Iteration(self.report(depth, value, bound, line, start)));
-                }
-            };
+                reports.push((value, self.report(depth, value, Bound::Exact, self.principal_line(root), start)));
+            }
             if self.stopped {
                 break;
             }
+            // A later line can come out better than an earlier one (the earlier search saw
+            // its move only through a null window): the lines go out best first.
+            reports.sort_by_key(|(value, _)| std::cmp::Reverse(*value));
+            for (number, (value, report)) in reports.iter_mut().enumerate() {
+                line_values[number] = *value;
+                report.multipv = number as u32 + 1;
+                reporter.report(Progress::Iteration(report.clone()));
+            }
+            let value = line_values[0];
             best_value = value;
-            best_line = self.principal_line(root);
+            best_line = reports[0].1.pv.clone();
             self.has_result = true;
-            let report = self.report(depth, value, Bound::Exact, best_line.clone(), start);
-            reporter.report(Progress::Iteration(report.clone()));
-            final_report = Some(report);
+            final_report = reports.into_iter().next().map(|(_, report)| report);
 
             if let Some(mate) = limits.mate
                 && value >= MATE_BOUND
@@ -513,11 +557,20 @@ impl Searcher for AlphaBeta {
         Ok(())
     }
 
+    fn set_option(&mut self, name: &str, value: OptionValue) -> Result<(), String> {
+        match (name, value) {
+            (options::MULTI_PV, OptionValue::Spin(lines)) => self.multi_pv = lines as usize,
+            _ => return Err(format!("option {name} does not apply to alpha-beta mode")),
+        }
+        Ok(())
+    }
+
     /// A searcher over the same transposition table, with its own move ordering and
     /// iteration schedule.
     fn helper(&self, index: usize) -> Option<Box<dyn Searcher>> {
         let mut helper = AlphaBeta::with_table(self.tt.clone(), index, self.signals.clone());
         helper.features = self.features;
+        helper.multi_pv = self.multi_pv;
         helper.helper_nodes = self.helper_nodes.clone();
         Some(Box::new(helper))
     }

@@ -360,6 +360,7 @@ impl Bandwidth {
             elapsed: start.elapsed(),
             hashfull: self.searcher.tree().hashfull(),
             pv,
+            multipv: 1,
         }
     }
 }
