@@ -16,6 +16,7 @@ use shakmaty::{CastlingMode, Move, Position};
 
 use crate::moves::parse_uci;
 use crate::search::options::Setting;
+use crate::search::syzygy::Syzygy;
 use crate::search::{Limits, Progress, Report, SearchJob, SearchOutcome, Signals};
 use game::Game;
 use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange, parse_change};
@@ -41,6 +42,26 @@ pub trait Output {
     fn perft_move(&self, mv: Move, count: u64, mode: CastlingMode);
     /// Perft's total.
     fn perft_total(&self, total: u64);
+}
+
+/// The Syzygy options as set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SyzygySettings {
+    path: String,
+    probe_depth: i32,
+    probe_limit: usize,
+    rule50: bool,
+}
+
+impl Default for SyzygySettings {
+    fn default() -> SyzygySettings {
+        SyzygySettings {
+            path: String::new(),
+            probe_depth: options::DEFAULT_SYZYGY_PROBE_DEPTH as i32,
+            probe_limit: options::MAX_SYZYGY_PIECES as usize,
+            rule50: true,
+        }
+    }
 }
 
 /// What the worker is doing for the engine.
@@ -76,6 +97,9 @@ pub struct Engine {
     hash_mb: usize,
     move_overhead: u64,
     chess960: bool,
+    /// The Syzygy options as set, and the tables they gave.
+    syzygy: SyzygySettings,
+    tablebases: Option<Syzygy>,
     /// Every searcher option set so far, the latest value of each; a new searcher gets them.
     searcher_settings: Vec<Setting>,
     debug: bool,
@@ -99,6 +123,8 @@ impl Engine {
             hash_mb,
             move_overhead: DEFAULT_MOVE_OVERHEAD_MS as u64,
             chess960: false,
+            syzygy: SyzygySettings::default(),
+            tablebases: None,
             searcher_settings: Vec::new(),
             debug: false,
         }
@@ -187,6 +213,16 @@ impl Engine {
             OptionChange::MoveOverhead(ms) => self.move_overhead = ms,
             OptionChange::SearchMode(mode) => self.set_search_mode(mode),
             OptionChange::Chess960(on) => self.chess960 = on,
+            OptionChange::SyzygyPath(path) => self.set_tablebases(SyzygySettings { path, ..self.syzygy.clone() }),
+            OptionChange::SyzygyProbeDepth(probe_depth) => {
+                self.set_tablebases(SyzygySettings { probe_depth, ..self.syzygy.clone() })
+            }
+            OptionChange::Syzygy50MoveRule(rule50) => {
+                self.set_tablebases(SyzygySettings { rule50, ..self.syzygy.clone() })
+            }
+            OptionChange::SyzygyProbeLimit(probe_limit) => {
+                self.set_tablebases(SyzygySettings { probe_limit, ..self.syzygy.clone() })
+            }
             OptionChange::Searcher(setting) => self.set_searcher_option(setting),
         }
         if self.debug {
@@ -201,7 +237,7 @@ impl Engine {
             return;
         }
         if self.search_mode.declares(setting.0) {
-            let result = self.worker.configure(Change::SetOption(setting));
+            let result = self.worker.configure(Change::SetOption(setting.clone()));
             if let Err(reason) = result {
                 self.out.info_string(&format!("{reason}; ignored"));
                 return;
@@ -209,6 +245,44 @@ impl Engine {
         }
         self.searcher_settings.retain(|(name, _)| *name != setting.0);
         self.searcher_settings.push(setting);
+    }
+
+    /// Loads the tables of `settings` (again only when the path changed) and hands them to
+    /// the searcher.
+    fn set_tablebases(&mut self, settings: SyzygySettings) {
+        if self.is_busy() {
+            self.out.info_string("setoption Syzygy ignored: a search is running (send stop first)");
+            return;
+        }
+        let SyzygySettings { ref path, probe_depth, probe_limit, rule50 } = settings;
+        let tablebases = match (&self.tablebases, *path == self.syzygy.path) {
+            (Some(loaded), true) => Some(loaded.with_settings(probe_depth, probe_limit, rule50)),
+            (None, true) if !path.is_empty() => return self.syzygy = settings,
+            _ => match Syzygy::load(path, probe_depth, probe_limit, rule50) {
+                Ok(Some(tables)) => {
+                    self.out.info_string(&format!("Syzygy tablebases up to {} pieces", tables.max_pieces()));
+                    Some(tables)
+                }
+                Ok(None) if path.is_empty() => {
+                    self.out.info_string("no Syzygy tablebases");
+                    None
+                }
+                Ok(None) => {
+                    self.out.info_string(&format!("no Syzygy tables found in {path}"));
+                    None
+                }
+                Err(reason) => {
+                    self.out.info_string(&format!("{reason}; keeping the previous tablebases"));
+                    return;
+                }
+            },
+        };
+        if let Err(reason) = self.worker.configure(Change::SetTablebases(tablebases.clone())) {
+            self.out.info_string(&reason);
+            return;
+        }
+        self.tablebases = tablebases;
+        self.syzygy = settings;
     }
 
     /// Replaces the searcher with one of `mode`.
@@ -258,6 +332,14 @@ impl Engine {
                 Some(m) => limits.searchmoves.push(m),
                 None => self.out.info_string(&format!("searchmoves: {text} is not legal here; ignored")),
             }
+        }
+        // In a tablebase ending the tables choose the moves worth searching, so that a won
+        // ending is converted; analysis (`go infinite`) still sees every move.
+        if limits.searchmoves.is_empty()
+            && !limits.infinite
+            && let Some(moves) = self.tablebases.as_ref().and_then(|tables| tables.root_moves(&position))
+        {
+            limits.searchmoves = moves;
         }
         let hold = limits.ponder || limits.infinite;
         let infinite = limits.infinite;

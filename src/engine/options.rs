@@ -2,7 +2,7 @@
 //! The engine's own options come first, then every searcher's.
 
 use super::searchers::{SearchMode, searcher_options};
-use crate::search::options::{OptionKind, OptionSpec, OptionValue, Setting};
+use crate::search::options::{EMPTY_TEXT, OptionKind, OptionSpec, OptionValue, Setting};
 use crate::search::tt::{MAX_HASH_MB, MIN_HASH_MB};
 
 /// Default transposition table size in MB.
@@ -13,6 +13,12 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 10;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 /// The most search threads accepted (Lazy SMP).
 pub const MAX_THREADS: i64 = 1024;
+/// Default and largest draft at which the search probes the tablebases.
+pub const DEFAULT_SYZYGY_PROBE_DEPTH: i64 = 1;
+/// The largest `SyzygyProbeDepth`.
+pub const MAX_SYZYGY_PROBE_DEPTH: i64 = 100;
+/// The most pieces a Syzygy table has.
+pub const MAX_SYZYGY_PIECES: i64 = 7;
 
 /// Every option the engine declares, in the order `uci` prints them.
 pub fn declared() -> Vec<OptionSpec> {
@@ -33,6 +39,16 @@ pub fn declared() -> Vec<OptionSpec> {
             kind: OptionKind::Combo { default: SearchMode::DEFAULT.name(), choices: SearchMode::NAMES },
         },
         OptionSpec { name: "UCI_Chess960", kind: OptionKind::Check { default: false } },
+        OptionSpec { name: "SyzygyPath", kind: OptionKind::String { default: EMPTY_TEXT } },
+        OptionSpec {
+            name: "SyzygyProbeDepth",
+            kind: OptionKind::Spin { default: DEFAULT_SYZYGY_PROBE_DEPTH, min: 1, max: MAX_SYZYGY_PROBE_DEPTH },
+        },
+        OptionSpec { name: "Syzygy50MoveRule", kind: OptionKind::Check { default: true } },
+        OptionSpec {
+            name: "SyzygyProbeLimit",
+            kind: OptionKind::Spin { default: MAX_SYZYGY_PIECES, min: 0, max: MAX_SYZYGY_PIECES },
+        },
     ];
     engine_options.into_iter().chain(searcher_options()).collect()
 }
@@ -54,6 +70,14 @@ pub enum OptionChange {
     SearchMode(SearchMode),
     /// Chess960 castling in FENs and move text.
     Chess960(bool),
+    /// Directories of Syzygy tables.
+    SyzygyPath(String),
+    /// Draft from which the search probes the tables.
+    SyzygyProbeDepth(i32),
+    /// Count positions won or lost only beyond the fifty-move rule as draws.
+    Syzygy50MoveRule(bool),
+    /// Probe positions with at most this many pieces.
+    SyzygyProbeLimit(usize),
     /// One of a searcher's own options.
     Searcher(Setting),
 }
@@ -74,6 +98,10 @@ pub fn parse_change(name: &str, value: &str) -> Result<OptionChange, String> {
             OptionChange::SearchMode(SearchMode::from_name(mode).expect("the combo offers only mode names"))
         }
         ("UCI_Chess960", OptionValue::Check(on)) => OptionChange::Chess960(on),
+        ("SyzygyPath", OptionValue::Text(path)) => OptionChange::SyzygyPath(path),
+        ("SyzygyProbeDepth", OptionValue::Spin(depth)) => OptionChange::SyzygyProbeDepth(depth as i32),
+        ("Syzygy50MoveRule", OptionValue::Check(on)) => OptionChange::Syzygy50MoveRule(on),
+        ("SyzygyProbeLimit", OptionValue::Spin(pieces)) => OptionChange::SyzygyProbeLimit(pieces as usize),
         (name, value) => OptionChange::Searcher((name, value)),
     })
 }
@@ -101,7 +129,9 @@ mod tests {
         assert!(parse_change("Hash", "lots").is_err());
         assert_eq!(parse_change("Threads", "4"), Ok(OptionChange::Threads(4)));
         assert!(parse_change("Threads", "0").is_err());
-        assert!(parse_change("SyzygyPath", "").is_err());
+        assert_eq!(parse_change("SyzygyPath", "<empty>"), Ok(OptionChange::SyzygyPath(String::new())));
+        assert_eq!(parse_change("SyzygyPath", "/a:/b c"), Ok(OptionChange::SyzygyPath("/a:/b c".to_string())));
+        assert!(parse_change("SyzygyProbeLimit", "8").is_err());
         assert!(parse_change("Ponder", "maybe").is_err());
     }
 }

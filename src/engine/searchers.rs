@@ -70,11 +70,11 @@ pub fn build(
     settings: &[Setting],
     signals: Arc<Signals>,
 ) -> Result<Box<dyn Searcher>, String> {
-    let own: Vec<Setting> = settings.iter().copied().filter(|(name, _)| mode.declares(name)).collect();
+    let own: Vec<Setting> = settings.iter().filter(|&(name, _)| mode.declares(name)).cloned().collect();
     Ok(match mode {
         SearchMode::AlphaBeta => {
             let mut searcher = AlphaBeta::new(hash_mb, signals)?;
-            for &(name, value) in &own {
+            for (name, value) in own {
                 searcher.set_option(name, value)?;
             }
             Box::new(searcher)

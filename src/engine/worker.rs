@@ -18,6 +18,7 @@ use shakmaty::{Chess, Move, Position};
 use super::searchers::{SearchMode, build};
 use crate::perft::divide_until;
 use crate::search::options::Setting;
+use crate::search::syzygy::Syzygy;
 use crate::search::tt::MIN_HASH_MB;
 use crate::search::{Bound, Progress, Report, Reporter, Score, SearchJob, SearchOutcome, Searcher, Signals, Silent};
 
@@ -55,6 +56,8 @@ pub enum Change {
     SetOption(Setting),
     /// Search with this many threads from now on.
     SetThreads(usize),
+    /// Probe these tablebases from now on.
+    SetTablebases(Option<Syzygy>),
     /// Replace the searcher with one of `mode` (the old one's memory is freed first); if it
     /// does not fit, one of `previous` comes back.
     Replace {
@@ -143,7 +146,7 @@ fn serve(searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Jo
     let send = |event| {
         let _ = outbox.send(event);
     };
-    let mut pool = Pool { searcher, signals, threads: 1, helpers: Vec::new() };
+    let mut pool = Pool { searcher, signals, threads: 1, helpers: Vec::new(), tablebases: None };
     for job in inbox {
         if !matches!(job, Job::ThinkIdle(_)) {
             pool.signals.clear_rest();
@@ -171,6 +174,7 @@ struct Pool {
     signals: Arc<Signals>,
     threads: usize,
     helpers: Vec<Helper>,
+    tablebases: Option<Syzygy>,
 }
 
 impl Pool {
@@ -206,6 +210,11 @@ impl Pool {
                 self.threads = count;
                 Ok(())
             }
+            Change::SetTablebases(tablebases) => {
+                self.searcher.set_tablebases(tablebases.clone());
+                self.tablebases = tablebases;
+                Ok(())
+            }
             Change::Replace { mode, previous, hash_mb, settings } => self.replace(mode, previous, hash_mb, &settings),
         };
         let searcher = &self.searcher;
@@ -227,11 +236,13 @@ impl Pool {
         match build(mode, hash_mb, settings, self.signals.clone()) {
             Ok(replacement) => {
                 self.searcher = replacement;
+                self.searcher.set_tablebases(self.tablebases.clone());
                 Ok(())
             }
             Err(reason) => {
                 self.searcher = build(previous, hash_mb, settings, self.signals.clone())
                     .expect("the previous searcher fitted in memory a moment ago");
+                self.searcher.set_tablebases(self.tablebases.clone());
                 Err(format!("{reason}; staying in the previous search mode"))
             }
         }
@@ -317,6 +328,7 @@ fn fallback_outcome(job: &SearchJob) -> SearchOutcome {
             hashfull: 0,
             pv: best.into_iter().collect(),
             multipv: 1,
+            tbhits: 0,
         },
     }
 }

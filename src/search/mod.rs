@@ -4,6 +4,7 @@
 pub mod alphabeta;
 pub mod bandwidth;
 pub mod options;
+pub mod syzygy;
 pub mod time;
 pub mod tt;
 
@@ -230,6 +231,8 @@ pub struct Report {
     pub pv: Vec<Move>,
     /// Which line this is when several are searched (`MultiPV`), from 1 for the best.
     pub multipv: u32,
+    /// Tablebase probes that gave a value.
+    pub tbhits: u64,
 }
 
 impl Report {
@@ -283,6 +286,12 @@ pub trait Searcher: Send {
     fn set_option(&mut self, name: &str, value: options::OptionValue) -> Result<(), String> {
         let _ = value;
         Err(format!("option {name} does not apply to this search mode"))
+    }
+
+    /// Gives the searcher Syzygy tablebases to probe (`None`: none). Searchers that do not
+    /// probe ignore them.
+    fn set_tablebases(&mut self, tablebases: Option<syzygy::Syzygy>) {
+        let _ = tablebases;
     }
 
     /// A Lazy SMP helper: a searcher of the same kind that shares this one's memory and

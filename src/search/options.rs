@@ -28,6 +28,11 @@ pub enum OptionKind {
     },
     /// An action without a value.
     Button,
+    /// Text, such as a path.
+    String {
+        /// Default value; UCI spells the empty text `<empty>`.
+        default: &'static str,
+    },
 }
 
 /// One declared option.
@@ -40,7 +45,7 @@ pub struct OptionSpec {
 }
 
 /// A value checked against its option's declaration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
     /// A check option's value.
     Check(bool),
@@ -50,6 +55,8 @@ pub enum OptionValue {
     Combo(&'static str),
     /// A button was pressed.
     Button,
+    /// A string option's text (`<empty>` read as the empty text).
+    Text(String),
 }
 
 impl OptionSpec {
@@ -76,6 +83,8 @@ impl OptionSpec {
                 .map(|&choice| OptionValue::Combo(choice))
                 .ok_or_else(invalid),
             OptionKind::Button => Ok(OptionValue::Button),
+            OptionKind::String { .. } if value == EMPTY_TEXT => Ok(OptionValue::Text(String::new())),
+            OptionKind::String { .. } => Ok(OptionValue::Text(value.to_string())),
         }
     }
 
@@ -86,9 +95,14 @@ impl OptionSpec {
             OptionKind::Spin { default, .. } => OptionValue::Spin(default),
             OptionKind::Combo { default, .. } => OptionValue::Combo(default),
             OptionKind::Button => OptionValue::Button,
+            OptionKind::String { default } if default == EMPTY_TEXT => OptionValue::Text(String::new()),
+            OptionKind::String { default } => OptionValue::Text(default.to_string()),
         }
     }
 }
+
+/// How UCI writes an empty string option.
+pub const EMPTY_TEXT: &str = "<empty>";
 
 /// A searcher's setting, by the name of the option it was declared as.
 pub type Setting = (&'static str, OptionValue);
@@ -110,5 +124,9 @@ mod tests {
         assert_eq!(combo.check("beta"), Ok(OptionValue::Combo("Beta")));
         assert!(combo.check("Gamma").is_err());
         assert_eq!(combo.default_value(), OptionValue::Combo("A"));
+        let text = OptionSpec { name: "Path", kind: OptionKind::String { default: EMPTY_TEXT } };
+        assert_eq!(text.check(" /a b/c "), Ok(OptionValue::Text("/a b/c".to_string())));
+        assert_eq!(text.check("<empty>"), Ok(OptionValue::Text(String::new())));
+        assert_eq!(text.default_value(), OptionValue::Text(String::new()));
     }
 }

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::moves::{MoveCode, NO_MOVE};
 
-use super::MATE_BOUND;
+use super::syzygy::TB_WIN_BOUND;
 
 /// What a stored value says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,11 +208,12 @@ impl TranspositionTable {
     }
 }
 
-/// Mate values are stored as distance from this node, so they stay true at any ply.
+/// Mate and tablebase values are stored as distance from this node, so they stay true at
+/// any ply.
 fn value_to_tt(value: i32, ply: usize) -> i32 {
-    if value >= MATE_BOUND {
+    if value >= TB_WIN_BOUND {
         value + ply as i32
-    } else if value <= -MATE_BOUND {
+    } else if value <= -TB_WIN_BOUND {
         value - ply as i32
     } else {
         value
@@ -220,9 +221,9 @@ fn value_to_tt(value: i32, ply: usize) -> i32 {
 }
 
 fn value_from_tt(value: i32, ply: usize) -> i32 {
-    if value >= MATE_BOUND {
+    if value >= TB_WIN_BOUND {
         value - ply as i32
-    } else if value <= -MATE_BOUND {
+    } else if value <= -TB_WIN_BOUND {
         value + ply as i32
     } else {
         value

@@ -92,6 +92,9 @@ impl Output for Writer {
             UciInfoAttribute::HashFull(report.hashfull.min(1000) as u16),
             UciInfoAttribute::Time(Duration::milliseconds(report.elapsed.as_millis() as i64)),
         ];
+        if report.tbhits > 0 {
+            attributes.push(UciInfoAttribute::TbHits(report.tbhits));
+        }
         if !report.pv.is_empty() {
             attributes.push(UciInfoAttribute::Pv(report.pv.iter().map(|&m| wire_move(m, mode)).collect()));
         }
@@ -165,5 +168,6 @@ fn option_config(spec: &OptionSpec) -> UciOptionConfig {
             var: choices.iter().map(|c| c.to_string()).collect(),
         },
         OptionKind::Button => UciOptionConfig::Button { name },
+        OptionKind::String { default } => UciOptionConfig::String { name, default: Some(default.to_string()) },
     }
 }

@@ -17,6 +17,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::moves::{MoveCode, NO_MOVE, decode, encode};
 use crate::search::options::OptionValue;
+use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
 use crate::search::tt::TranspositionTable;
 use crate::search::{
@@ -110,6 +111,10 @@ pub struct AlphaBeta {
     helper_index: usize,
     /// How many principal variations a search finds and reports (`MultiPV`).
     multi_pv: usize,
+    /// Syzygy tablebases probed in the search.
+    syzygy: Option<Syzygy>,
+    /// Tablebase probes that gave a value in the current search.
+    tbhits: u64,
     /// Nodes searched by the Lazy SMP helpers, added as they go, for the reports.
     helper_nodes: Arc<AtomicU64>,
     /// The helpers' count when this search started (main searcher), or the nodes this
@@ -145,6 +150,8 @@ impl AlphaBeta {
             tt,
             helper_index,
             multi_pv: options::DEFAULT_MULTI_PV,
+            syzygy: None,
+            tbhits: 0,
             helper_nodes: Arc::new(AtomicU64::new(0)),
             helper_nodes_mark: 0,
             killers: Killers::default(),
@@ -431,6 +438,7 @@ impl AlphaBeta {
             hashfull: self.tt.hashfull(),
             pv,
             multipv: 1,
+            tbhits: self.tbhits,
         }
     }
 }
@@ -442,6 +450,7 @@ impl Searcher for AlphaBeta {
         let root = &job.root;
         let limits = &job.limits;
         self.nodes = 0;
+        self.tbhits = 0;
         self.seldepth = 0;
         self.stopped = false;
         self.has_result = false;
@@ -565,12 +574,17 @@ impl Searcher for AlphaBeta {
         Ok(())
     }
 
+    fn set_tablebases(&mut self, tablebases: Option<Syzygy>) {
+        self.syzygy = tablebases;
+    }
+
     /// A searcher over the same transposition table, with its own move ordering and
     /// iteration schedule.
     fn helper(&self, index: usize) -> Option<Box<dyn Searcher>> {
         let mut helper = AlphaBeta::with_table(self.tt.clone(), index, self.signals.clone());
         helper.features = self.features;
         helper.multi_pv = self.multi_pv;
+        helper.syzygy = self.syzygy.clone();
         helper.helper_nodes = self.helper_nodes.clone();
         Some(Box::new(helper))
     }

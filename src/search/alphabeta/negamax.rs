@@ -10,6 +10,7 @@ use super::params::*;
 use super::see::{may_lose_material, see};
 use crate::eval::evaluate;
 use crate::moves::{MoveCode, NO_MOVE, encode, role_value};
+use crate::search::syzygy::TB_WIN_BOUND;
 use crate::search::tt::TtBound;
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, drawn_by_rule, mate_in, mated_in};
 
@@ -70,6 +71,48 @@ impl AlphaBeta {
         drawn_by_rule(pos, *key, earlier, self.root_index)
     }
 
+    /// The tablebase value of `pos`, when the tables know it and it settles the window
+    /// (a win at least `beta`, a loss at most `alpha`, a draw always); stored in the table.
+    fn tablebase_cutoff(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let tables = self.syzygy.as_ref()?;
+        // The tables assume the halfmove clock was just reset.
+        if pos.halfmoves() != 0 || !tables.covers(pos) {
+            return None;
+        }
+        let fewer_pieces_than_the_limit = pos.board().occupied().count() < tables.probe_limit.min(tables.max_pieces());
+        if depth < tables.probe_depth && !fewer_pieces_than_the_limit {
+            return None;
+        }
+        let value = tables.probe_value(pos, ply)?;
+        self.tbhits += 1;
+        let bound = if value >= TB_WIN_BOUND {
+            TtBound::Lower
+        } else if value <= -TB_WIN_BOUND {
+            TtBound::Upper
+        } else {
+            TtBound::Exact
+        };
+        let settles = match bound {
+            TtBound::Exact => true,
+            TtBound::Lower => value >= beta,
+            TtBound::Upper => value <= alpha,
+        };
+        if !settles {
+            return None;
+        }
+        let draft = (depth + TABLEBASE_DRAFT_BONUS).min(MAX_PLY as i32);
+        self.tt.store(key, ply, NO_MOVE, value, evaluate(pos), draft, bound);
+        Some(value)
+    }
+
     /// Negamax alpha-beta search of `pos` (whose key is on top of `self.keys`) to `depth`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax<const PV: bool>(
@@ -124,6 +167,9 @@ impl AlphaBeta {
             if usable {
                 return hit.value;
             }
+        }
+        if let Some(value) = self.tablebase_cutoff(pos, key, depth, ply, alpha, beta) {
+            return value;
         }
 
         let static_eval = if in_check { -INFINITY } else { tt_hit.map_or_else(|| evaluate(pos), |h| h.eval) };

@@ -56,6 +56,10 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// Largest single history bonus (the bonus is depth², capped).
 pub const HISTORY_BONUS_MAX: i32 = 1_600;
 
+/// A tablebase value is stored in the transposition table as if searched this many plies
+/// deeper than the node's draft: it is exact whatever the depth.
+pub const TABLEBASE_DRAFT_BONUS: i32 = 6;
+
 /// Lazy SMP: helper threads skip some iterations so that they search other depths than the
 /// main thread at the same moment. Helper `i` skips depth `d` when
 /// `(d + SMP_SKIP_PHASE[j]) / SMP_SKIP_SIZE[j]` is odd, with `j = (i - 1) % 20`.

@@ -361,6 +361,7 @@ impl Bandwidth {
             hashfull: self.searcher.tree().hashfull(),
             pv,
             multipv: 1,
+            tbhits: 0,
         }
     }
 }

@@ -57,8 +57,8 @@ impl BandwidthSettings {
     /// The defaults with `settings` applied in order.
     pub fn from_settings(settings: &[Setting]) -> Result<BandwidthSettings, String> {
         let mut result = BandwidthSettings::default();
-        for &(name, value) in settings {
-            result.apply(name, value)?;
+        for (name, value) in settings {
+            result.apply(name, value.clone())?;
         }
         Ok(result)
     }
