@@ -104,7 +104,7 @@ fn uci_declares_the_bandwidth_options() {
         "option name DepthPenalty type spin ",
         "option name TipProbeDepth type spin ",
         "option name StrictHarris type check ",
-        "option name AlwaysThink type check default true",
+        "option name AlwaysThink type check default false",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(expected)), "no '{expected}': {lines:#?}");
     }

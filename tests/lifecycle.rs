@@ -58,6 +58,7 @@ fn quit_ends_a_bandwidth_search_and_idle_thinking() {
     // After a search, AlwaysThink keeps the tree growing until the next command.
     let mut e = Harrier::spawn();
     e.send("setoption name SearchMode value Bandwidth");
+    e.send("setoption name AlwaysThink value true");
     e.send("position startpos");
     e.go("go movetime 200", &position(None, &[]));
     thread::sleep(Duration::from_millis(300));
@@ -104,4 +105,39 @@ fn a_closed_output_ends_an_infinite_search() {
         let _ = child.wait();
         assert!(exited, "{mode}: the engine searched on after its output was closed");
     }
+}
+
+/// CPU time the process has used so far, from `/proc` (user and system, in clock ticks).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc has the process");
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')').expect("a stat line").1.split_whitespace().collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// CPU ticks the engine uses over `watch` after a bandwidth search, with `setup` sent first.
+fn idle_ticks(setup: &[&str]) -> u64 {
+    let mut e = Harrier::spawn();
+    e.send("setoption name SearchMode value Bandwidth");
+    for line in setup {
+        e.send(line);
+    }
+    e.send("position startpos");
+    e.go("go movetime 200", &position(None, &[]));
+    let pid = e.child.id();
+    let before = cpu_ticks(pid);
+    thread::sleep(Duration::from_millis(1500));
+    cpu_ticks(pid) - before
+}
+
+#[test]
+fn bandwidth_mode_thinks_between_moves_only_when_allowed() {
+    // Clock ticks are hundredths of a second: idle means under 0.1 s of CPU in 1.5 s, and
+    // thinking over 0.3 s even on a loaded machine.
+    let idle = idle_ticks(&[]);
+    assert!(idle < 10, "with Ponder off the engine used {idle} ticks between moves");
+    let thinking = idle_ticks(&["setoption name Ponder value true"]);
+    assert!(thinking > 30, "with Ponder on the engine used only {thinking} ticks between moves");
+    let thinking = idle_ticks(&["setoption name AlwaysThink value true"]);
+    assert!(thinking > 30, "with AlwaysThink the engine used only {thinking} ticks between moves");
 }

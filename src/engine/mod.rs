@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crossbeam_channel::Receiver;
-use shakmaty::{CastlingMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::moves::parse_uci;
 use crate::search::options::Setting;
@@ -97,6 +97,11 @@ pub struct Engine {
     hash_mb: usize,
     move_overhead: u64,
     chess960: bool,
+    /// The GUI analyses (`UCI_AnalyseMode`): tablebases choose no root moves.
+    analyse_mode: bool,
+    /// The GUI may send `go ponder` (the `Ponder` option): thinking on the opponent's time
+    /// is welcome.
+    ponder: bool,
     /// The Syzygy options as set, and the tables they gave.
     syzygy: SyzygySettings,
     tablebases: Option<Syzygy>,
@@ -123,6 +128,8 @@ impl Engine {
             hash_mb,
             move_overhead: DEFAULT_MOVE_OVERHEAD_MS as u64,
             chess960: false,
+            ponder: false,
+            analyse_mode: false,
             syzygy: SyzygySettings::default(),
             tablebases: None,
             searcher_settings: Vec::new(),
@@ -146,6 +153,11 @@ impl Engine {
             self.signals.request_rest();
             self.task = Task::None;
         }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Chess {
+        self.game.position()
     }
 
     /// `debug on|off`.
@@ -209,7 +221,9 @@ impl Engine {
                     self.report_failure(result);
                 }
             }
-            OptionChange::Ponder(_) => {}
+            OptionChange::Ponder(on) => self.ponder = on,
+            OptionChange::AnalyseMode(on) => self.analyse_mode = on,
+            OptionChange::Opponent => {}
             OptionChange::MoveOverhead(ms) => self.move_overhead = ms,
             OptionChange::SearchMode(mode) => self.set_search_mode(mode),
             OptionChange::Chess960(on) => self.chess960 = on,
@@ -334,9 +348,10 @@ impl Engine {
             }
         }
         // In a tablebase ending the tables choose the moves worth searching, so that a won
-        // ending is converted; analysis (`go infinite`) still sees every move.
+        // ending is converted; analysis (`go infinite`, `UCI_AnalyseMode`) sees every move.
         if limits.searchmoves.is_empty()
             && !limits.infinite
+            && !self.analyse_mode
             && let Some(moves) = self.tablebases.as_ref().and_then(|tables| tables.root_moves(&position))
         {
             limits.searchmoves = moves;
@@ -437,7 +452,7 @@ impl Engine {
         self.out.report(&outcome.report, running.mode);
         self.out.best_move(outcome.best, outcome.ponder, running.mode);
         self.signals.arm(false);
-        self.worker.send(Job::ThinkIdle(outcome.best));
+        self.worker.send(Job::ThinkIdle(outcome.best, self.ponder));
         self.task = Task::Thinking;
     }
 

@@ -39,6 +39,8 @@ pub fn declared() -> Vec<OptionSpec> {
             kind: OptionKind::Combo { default: SearchMode::DEFAULT.name(), choices: SearchMode::NAMES },
         },
         OptionSpec { name: "UCI_Chess960", kind: OptionKind::Check { default: false } },
+        OptionSpec { name: "UCI_AnalyseMode", kind: OptionKind::Check { default: false } },
+        OptionSpec { name: "UCI_Opponent", kind: OptionKind::String { default: EMPTY_TEXT } },
         OptionSpec { name: "SyzygyPath", kind: OptionKind::String { default: EMPTY_TEXT } },
         OptionSpec {
             name: "SyzygyProbeDepth",
@@ -70,6 +72,10 @@ pub enum OptionChange {
     SearchMode(SearchMode),
     /// Chess960 castling in FENs and move text.
     Chess960(bool),
+    /// The GUI analyses rather than plays: every root move is searched.
+    AnalyseMode(bool),
+    /// Who the opponent is (`GM 2800 human Carlsen`); accepted, not used.
+    Opponent,
     /// Directories of Syzygy tables.
     SyzygyPath(String),
     /// Draft from which the search probes the tables.
@@ -98,6 +104,8 @@ pub fn parse_change(name: &str, value: &str) -> Result<OptionChange, String> {
             OptionChange::SearchMode(SearchMode::from_name(mode).expect("the combo offers only mode names"))
         }
         ("UCI_Chess960", OptionValue::Check(on)) => OptionChange::Chess960(on),
+        ("UCI_AnalyseMode", OptionValue::Check(on)) => OptionChange::AnalyseMode(on),
+        ("UCI_Opponent", _) => OptionChange::Opponent,
         ("SyzygyPath", OptionValue::Text(path)) => OptionChange::SyzygyPath(path),
         ("SyzygyProbeDepth", OptionValue::Spin(depth)) => OptionChange::SyzygyProbeDepth(depth as i32),
         ("Syzygy50MoveRule", OptionValue::Check(on)) => OptionChange::Syzygy50MoveRule(on),

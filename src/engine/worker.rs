@@ -29,8 +29,9 @@ const WORKER_STACK_BYTES: usize = 64 * 1024 * 1024;
 pub enum Job {
     /// Search to the job's limits; answered by progress events and `Done`.
     Search(SearchJob),
-    /// Think silently after the search played this move, until the signals end it.
-    ThinkIdle(Option<Move>),
+    /// Think silently after the search played this move (if the GUI allows pondering, as
+    /// the flag says, or the searcher always thinks), until the signals end it.
+    ThinkIdle(Option<Move>, bool),
     /// Count the leaves `depth` plies below `position`, per root move.
     Perft {
         /// The position counted from.
@@ -148,14 +149,14 @@ fn serve(searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Jo
     };
     let mut pool = Pool { searcher, signals, threads: 1, helpers: Vec::new(), tablebases: None };
     for job in inbox {
-        if !matches!(job, Job::ThinkIdle(_)) {
+        if !matches!(job, Job::ThinkIdle(..)) {
             pool.signals.clear_rest();
         }
         match job {
             Job::Search(job) => send(Event::Done(pool.search(&job, &mut ChannelReporter(outbox.clone())))),
-            Job::ThinkIdle(played) => {
+            Job::ThinkIdle(played, ponder) => {
                 let signals = pool.signals.clone();
-                pool.searcher.think_idle(played, &|| signals.stop_requested());
+                pool.searcher.think_idle(played, ponder, &|| signals.stop_requested());
             }
             Job::Perft { position, depth } => {
                 let stop = || pool.signals.stop_requested();

@@ -303,10 +303,11 @@ pub trait Searcher: Send {
     }
 
     /// Thinks between commands after the search played `played`, silently, until `stop`
-    /// returns true or nothing is left to think about. Searchers that keep nothing between
-    /// moves do nothing.
-    fn think_idle(&mut self, played: Option<Move>, stop: &dyn Fn() -> bool) {
-        let _ = (played, stop);
+    /// returns true or nothing is left to think about; `ponder` says whether the GUI lets
+    /// the engine think on the opponent's time (the `Ponder` option). Searchers that keep
+    /// nothing between moves do nothing.
+    fn think_idle(&mut self, played: Option<Move>, ponder: bool, stop: &dyn Fn() -> bool) {
+        let _ = (played, ponder, stop);
     }
 }
 

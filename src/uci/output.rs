@@ -5,10 +5,15 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use shakmaty::{CastlingMode, Move, Role, uci::UciMove as ShakmatyUci};
+use shakmaty::fen::Fen;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, File, Move, Position, Rank, Role, Square, uci::UciMove as ShakmatyUci,
+};
 use vampirc_uci::{Duration, UciInfoAttribute, UciMessage, UciMove, UciOptionConfig, UciPiece, UciSquare};
 
 use crate::engine::Output;
+use crate::eval::evaluate;
 use crate::moves::uci_text;
 use crate::search::options::{OptionKind, OptionSpec};
 use crate::search::{Bound, Report, Score};
@@ -52,6 +57,35 @@ impl Writer {
     /// `readyok`.
     pub fn ready(&self) {
         self.message(UciMessage::ReadyOk);
+    }
+
+    /// `d`: the board from White's side, then the FEN, the Polyglot key and the checkers.
+    pub fn board(&self, pos: &Chess) {
+        let separator = " +---+---+---+---+---+---+---+---+";
+        self.line("");
+        self.line(separator);
+        for rank in Rank::ALL.into_iter().rev() {
+            let mut row = String::from(" |");
+            for file in File::ALL {
+                let piece = pos.board().piece_at(Square::from_coords(file, rank));
+                row.push_str(&format!(" {} |", piece.map_or(' ', |p| p.char())));
+            }
+            self.line(&format!("{row} {}", rank.char()));
+            self.line(separator);
+        }
+        self.line("   a   b   c   d   e   f   g   h");
+        self.line("");
+        self.line(&format!("Fen: {}", Fen::from_position(pos, EnPassantMode::Legal)));
+        self.line(&format!("Key: {:016X}", pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0));
+        let checkers: Vec<String> = pos.checkers().into_iter().map(|sq| sq.to_string()).collect();
+        self.line(&format!("Checkers: {}", checkers.join(" ")));
+    }
+
+    /// `eval`: the static evaluation of `pos`, from White's side.
+    pub fn evaluation(&self, pos: &Chess) {
+        let value = evaluate(pos);
+        let white = if pos.turn() == Color::White { value } else { -value };
+        self.line(&format!("Final evaluation: {:+.2} (white side)", f64::from(white) / 100.0));
     }
 
     /// The answer to `uci`: identity, every option, then `uciok` last.

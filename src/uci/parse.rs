@@ -47,6 +47,10 @@ pub enum Command {
     PonderHit,
     /// `quit`, or the end of input.
     Quit,
+    /// `d`: the board, its FEN, key and checkers, as Stockfish prints them.
+    Display,
+    /// `eval`: the static evaluation, term by term.
+    Eval,
     /// An empty line.
     Empty,
     /// A line that is not a valid command, with the reason.
@@ -113,6 +117,12 @@ pub fn parse_line(line: &str) -> Command {
     let line = normalise(line);
     if line.is_empty() {
         return Command::Empty;
+    }
+    // Stockfish's debugging commands, outside the protocol: only as the whole line.
+    match line.as_str() {
+        "d" => return Command::Display,
+        "eval" => return Command::Eval,
+        _ => {}
     }
     let tokens: Vec<&str> = line.split(' ').collect();
     // The UCI specification: unknown words before a command are skipped.
@@ -305,6 +315,9 @@ mod tests {
             Command::SetOption { name: "Clear Hash".into(), value: String::new() }
         );
         assert_eq!(parse_line(""), Command::Empty);
+        assert_eq!(parse_line(" d "), Command::Display);
+        assert_eq!(parse_line("eval"), Command::Eval);
+        assert!(matches!(parse_line("d e2e4"), Command::Invalid(_)));
         assert!(matches!(parse_line("hello world"), Command::Invalid(_)));
         assert!(matches!(parse_line("position"), Command::Invalid(_)));
         assert!(matches!(parse_line("position fen"), Command::Invalid(_)));

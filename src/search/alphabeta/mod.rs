@@ -21,8 +21,8 @@ use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
 use crate::search::tt::TranspositionTable;
 use crate::search::{
-    Bound, INFINITY, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Progress, Report, Reporter, Score, SearchJob, SearchOutcome,
-    Searcher, Signals, mated_in,
+    Bound, INFINITY, Limits, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Progress, Report, Reporter, Score, SearchJob,
+    SearchOutcome, Searcher, Signals, mated_in,
 };
 use history::{History, Killers};
 use movepick::{MovePicker, OrderingHints};
@@ -38,6 +38,17 @@ pub fn pv_late_move_reduction(depth: u32, searched: usize) -> u32 {
     }
     let reduction = negamax::late_move_reduction(depth as i32, searched) - 1;
     reduction.clamp(0, depth as i32 - 2) as u32
+}
+
+/// The depth of a `go mate N` search with no other limit: deep enough to see a mate in N
+/// moves for either side, so the mated side also gets an answer.
+fn mate_search_depth(limits: &Limits) -> Option<u32> {
+    let alone = !limits.infinite
+        && limits.movetime.is_none()
+        && limits.nodes.is_none()
+        && limits.wtime.is_none()
+        && limits.btime.is_none();
+    limits.mate.filter(|_| alone).map(|moves| 2 * moves + params::MATE_SEARCH_EXTRA_PLIES)
 }
 
 /// A search running this long starts printing `currmove` lines and aspiration bounds.
@@ -479,7 +490,7 @@ impl Searcher for AlphaBeta {
             };
         }
 
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let max_depth = limits.depth.or_else(|| mate_search_depth(limits)).unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let lines = self.multi_pv.clamp(1, root_moves.len());
         // Each line's value in the last finished iteration: the centre of its next window.
         let mut line_values = vec![0; lines];

@@ -56,6 +56,9 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// Largest single history bonus (the bonus is depth², capped).
 pub const HISTORY_BONUS_MAX: i32 = 1_600;
 
+/// `go mate N` alone searches to 2N plies and this many more.
+pub const MATE_SEARCH_EXTRA_PLIES: u32 = 4;
+
 /// A tablebase value is stored in the transposition table as if searched this many plies
 /// deeper than the node's draft: it is exact whatever the depth.
 pub const TABLEBASE_DRAFT_BONUS: i32 = 6;

@@ -485,9 +485,10 @@ impl crate::search::Searcher for Bandwidth {
         Ok(())
     }
 
-    /// With `AlwaysThink`: walks the tree down the move played and expands it silently.
-    fn think_idle(&mut self, played: Option<Move>, stop: &dyn Fn() -> bool) {
-        if !self.always_think {
+    /// When the GUI allows pondering, or with `AlwaysThink`: walks the tree down the move
+    /// played and expands it silently.
+    fn think_idle(&mut self, played: Option<Move>, ponder: bool, stop: &dyn Fn() -> bool) {
+        if !(ponder || self.always_think) {
             return;
         }
         if let Some(played) = played {

@@ -39,8 +39,8 @@ pub const DEEPEST_TIP_PROBE: u32 = super::game::MAX_TIP_DEPTH;
 /// By default out-of-band sons stay in the tree and return when the band moves back
 /// (collapse mode); Harris's irreversible drop is the alternative.
 pub const DEFAULT_STRICT_HARRIS: bool = false;
-/// By default the tree keeps growing between commands, on the opponent's time.
-pub const DEFAULT_ALWAYS_THINK: bool = true;
+/// By default the tree grows between commands only when the GUI allows pondering.
+pub const DEFAULT_ALWAYS_THINK: bool = false;
 
 /// Bytes of one tree node.
 pub const NODE_BYTES: usize = 16;

@@ -1,0 +1,62 @@
+//! What analysis GUIs reach for, through the real binary: Stockfish's `d` and `eval`
+//! debugging commands, `go mate` from either side, and the analysis options.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+use common::*;
+
+/// Everything the engine prints for `input` (which ends with `quit`).
+fn transcript(input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_harrier"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("harrier starts");
+    child.stdin.take().expect("stdin is piped").write_all(input.as_bytes()).expect("the engine reads");
+    let mut output = String::new();
+    child.stdout.take().expect("stdout is piped").read_to_string(&mut output).expect("the engine writes");
+    child.wait().expect("the engine exits");
+    output
+}
+
+#[test]
+fn d_shows_the_board_fen_polyglot_key_and_checkers() {
+    let output = transcript("position startpos moves e2e4\nd\nposition fen 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1\nd\nquit\n");
+    // The key after 1. e4 as the Polyglot book format specifies it.
+    assert!(output.contains("Key: 823C9B50FD114196"), "{output}");
+    assert!(output.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{output}");
+    assert!(output.contains(" | R | N | B | Q | K | B | N | R | 1"), "{output}");
+    assert!(output.contains("Checkers: e2"), "{output}");
+}
+
+#[test]
+fn eval_gives_the_evaluation_from_whites_side() {
+    let output = transcript("position fen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1\neval\nquit\n");
+    let line = output.lines().find(|l| l.starts_with("Final evaluation:")).expect("an evaluation line");
+    let pawns: f64 = line.split_whitespace().nth(2).and_then(|v| v.parse().ok()).expect("a number");
+    assert!(pawns > 5.0, "a queen up for White, Black to move: {line}");
+}
+
+#[test]
+fn go_mate_answers_both_sides() {
+    let mut e = Harrier::spawn();
+    e.send("setoption name UCI_AnalyseMode value true");
+    e.send("setoption name UCI_Opponent value GM 2800 human Carlsen");
+    let lines = e.ready();
+    assert!(info_strings(&lines).is_empty(), "{lines:#?}");
+    // White mates by Ra8; Black, to move, can only make room for the king.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1";
+    let pos = position(Some(fen), &[]);
+    e.send(&format!("position fen {fen}"));
+    let search = e.go("go mate 2", &pos);
+    assert_legal(&pos, &search.best);
+    let white = position(Some("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), &[]);
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    let search = e.go("go mate 1", &white);
+    assert_eq!(search.best, "a1a8");
+    assert!(search.lines[search.lines.len() - 2].contains(" score mate 1 "), "{:#?}", search.lines);
+}
