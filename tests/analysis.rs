@@ -60,3 +60,27 @@ fn go_mate_answers_both_sides() {
     assert_eq!(search.best, "a1a8");
     assert!(search.lines[search.lines.len() - 2].contains(" score mate 1 "), "{:#?}", search.lines);
 }
+
+#[test]
+fn wdl_is_off_by_default_and_sums_to_a_thousand_when_on() {
+    let mut e = Harrier::spawn();
+    let pos = position(None, &["e2e4"]);
+    e.send("position startpos moves e2e4");
+    let search = e.go("go depth 6", &pos);
+    assert!(search.lines.iter().all(|l| !l.contains(" wdl ")), "{:#?}", search.lines);
+    e.send("setoption name UCI_ShowWDL value true");
+    let search = e.go("go depth 6", &pos);
+    let scored: Vec<&String> = search.lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty());
+    for line in scored {
+        let words: Vec<&str> = line.split(' ').collect();
+        let at = words.iter().position(|&w| w == "wdl").unwrap_or_else(|| panic!("no wdl: {line}"));
+        let sum: u32 = words[at + 1..at + 4].iter().map(|w| w.parse::<u32>().unwrap()).sum();
+        assert_eq!(sum, 1000, "{line}");
+    }
+    // A mate in one is a certain win.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    let search = e.go("go depth 4", &position(Some(fen), &[]));
+    assert!(search.lines[search.lines.len() - 2].contains(" wdl 1000 0 0 "), "{:#?}", search.lines);
+}

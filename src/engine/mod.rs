@@ -14,6 +14,7 @@ use std::time::Instant;
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
+use crate::eval::wdl;
 use crate::moves::parse_uci;
 use crate::search::options::Setting;
 use crate::search::syzygy::Syzygy;
@@ -84,6 +85,8 @@ struct RunningSearch {
     finished: Option<SearchOutcome>,
     infinite: bool,
     mode: CastlingMode,
+    /// Material at the root, in pawns, for the win-rate model; `None` unless `UCI_ShowWDL`.
+    wdl_material: Option<u32>,
 }
 
 /// The controller.
@@ -97,6 +100,8 @@ pub struct Engine {
     hash_mb: usize,
     move_overhead: u64,
     chess960: bool,
+    /// Reports carry `wdl W D L` (`UCI_ShowWDL`).
+    show_wdl: bool,
     /// The GUI analyses (`UCI_AnalyseMode`): tablebases choose no root moves.
     analyse_mode: bool,
     /// The GUI may send `go ponder` (the `Ponder` option): thinking on the opponent's time
@@ -130,6 +135,7 @@ impl Engine {
             chess960: false,
             ponder: false,
             analyse_mode: false,
+            show_wdl: false,
             syzygy: SyzygySettings::default(),
             tablebases: None,
             searcher_settings: Vec::new(),
@@ -224,6 +230,7 @@ impl Engine {
             OptionChange::Ponder(on) => self.ponder = on,
             OptionChange::AnalyseMode(on) => self.analyse_mode = on,
             OptionChange::Opponent => {}
+            OptionChange::ShowWdl(on) => self.show_wdl = on,
             OptionChange::MoveOverhead(ms) => self.move_overhead = ms,
             OptionChange::SearchMode(mode) => self.set_search_mode(mode),
             OptionChange::Chess960(on) => self.chess960 = on,
@@ -368,7 +375,8 @@ impl Engine {
             started: arrived,
         };
         self.worker.send(Job::Search(job));
-        self.task = Task::Search(RunningSearch { hold, finished: None, infinite, mode });
+        let wdl_material = self.show_wdl.then(|| wdl::material(self.game.position()));
+        self.task = Task::Search(RunningSearch { hold, finished: None, infinite, mode, wdl_material });
     }
 
     /// `go perft N`: move counts per root move, then the total.
@@ -423,7 +431,7 @@ impl Engine {
     pub fn on_event(&mut self, event: Event) {
         match (&mut self.task, event) {
             (Task::Search(running), Event::Progress(progress)) => match progress {
-                Progress::Iteration(report) => self.out.report(&report, running.mode),
+                Progress::Iteration(report) => self.out.report(&with_wdl(report, running.wdl_material), running.mode),
                 Progress::CurrentMove { depth, mv, number } => self.out.current_move(depth, mv, number, running.mode),
                 Progress::Note(text) => self.out.info_string(&text),
             },
@@ -449,7 +457,7 @@ impl Engine {
     /// Sends the final `info` and `bestmove`, then lets the searcher think idle.
     fn finish(&mut self, outcome: SearchOutcome) {
         let Task::Search(running) = std::mem::replace(&mut self.task, Task::None) else { return };
-        self.out.report(&outcome.report, running.mode);
+        self.out.report(&with_wdl(outcome.report, running.wdl_material), running.mode);
         self.out.best_move(outcome.best, outcome.ponder, running.mode);
         self.signals.arm(false);
         self.worker.send(Job::ThinkIdle(outcome.best, self.ponder));
@@ -493,4 +501,9 @@ impl Engine {
         self.signals.request_stop();
         self.signals.request_rest();
     }
+}
+
+/// `report` with the win-rate model's chances, when the root's material is given.
+fn with_wdl(report: Report, material: Option<u32>) -> Report {
+    Report { wdl: material.map(|material| wdl::wdl(report.score, material)), ..report }
 }

@@ -40,6 +40,7 @@ pub fn declared() -> Vec<OptionSpec> {
         },
         OptionSpec { name: "UCI_Chess960", kind: OptionKind::Check { default: false } },
         OptionSpec { name: "UCI_AnalyseMode", kind: OptionKind::Check { default: false } },
+        OptionSpec { name: "UCI_ShowWDL", kind: OptionKind::Check { default: false } },
         OptionSpec { name: "UCI_Opponent", kind: OptionKind::String { default: EMPTY_TEXT } },
         OptionSpec { name: "SyzygyPath", kind: OptionKind::String { default: EMPTY_TEXT } },
         OptionSpec {
@@ -74,6 +75,8 @@ pub enum OptionChange {
     Chess960(bool),
     /// The GUI analyses rather than plays: every root move is searched.
     AnalyseMode(bool),
+    /// Add `wdl W D L` to the reports.
+    ShowWdl(bool),
     /// Who the opponent is (`GM 2800 human Carlsen`); accepted, not used.
     Opponent,
     /// Directories of Syzygy tables.
@@ -106,6 +109,7 @@ pub fn parse_change(name: &str, value: &str) -> Result<OptionChange, String> {
         ("UCI_Chess960", OptionValue::Check(on)) => OptionChange::Chess960(on),
         ("UCI_AnalyseMode", OptionValue::Check(on)) => OptionChange::AnalyseMode(on),
         ("UCI_Opponent", _) => OptionChange::Opponent,
+        ("UCI_ShowWDL", OptionValue::Check(on)) => OptionChange::ShowWdl(on),
         ("SyzygyPath", OptionValue::Text(path)) => OptionChange::SyzygyPath(path),
         ("SyzygyProbeDepth", OptionValue::Spin(depth)) => OptionChange::SyzygyProbeDepth(depth as i32),
         ("Syzygy50MoveRule", OptionValue::Check(on)) => OptionChange::Syzygy50MoveRule(on),

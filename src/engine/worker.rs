@@ -330,6 +330,7 @@ fn fallback_outcome(job: &SearchJob) -> SearchOutcome {
             pv: best.into_iter().collect(),
             multipv: 1,
             tbhits: 0,
+            wdl: None,
         },
     }
 }

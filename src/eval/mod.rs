@@ -3,6 +3,7 @@
 //! `evaluate` returns centipawns from the side to move's point of view.
 
 pub mod params;
+pub mod wdl;
 
 use once_cell::sync::Lazy;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square, attacks};

@@ -233,6 +233,8 @@ pub struct Report {
     pub multipv: u32,
     /// Tablebase probes that gave a value.
     pub tbhits: u64,
+    /// Chances of a win, draw and loss in per mille (`UCI_ShowWDL`); searchers leave it out.
+    pub wdl: Option<[u32; 3]>,
 }
 
 impl Report {

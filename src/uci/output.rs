@@ -121,11 +121,16 @@ impl Output for Writer {
                 lower_bound: (report.bound == Bound::Lower).then_some(true),
                 upper_bound: (report.bound == Bound::Upper).then_some(true),
             },
+        ];
+        if let Some([win, draw, loss]) = report.wdl {
+            attributes.push(UciInfoAttribute::Any("wdl".to_string(), format!("{win} {draw} {loss}")));
+        }
+        attributes.extend([
             UciInfoAttribute::Nodes(report.nodes),
             UciInfoAttribute::Nps(report.nps()),
             UciInfoAttribute::HashFull(report.hashfull.min(1000) as u16),
             UciInfoAttribute::Time(Duration::milliseconds(report.elapsed.as_millis() as i64)),
-        ];
+        ]);
         if report.tbhits > 0 {
             attributes.push(UciInfoAttribute::TbHits(report.tbhits));
         }

@@ -450,6 +450,7 @@ impl AlphaBeta {
             pv,
             multipv: 1,
             tbhits: self.tbhits,
+            wdl: None,
         }
     }
 }

@@ -362,6 +362,7 @@ impl Bandwidth {
             pv,
             multipv: 1,
             tbhits: 0,
+            wdl: None,
         }
     }
 }

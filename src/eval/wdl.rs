@@ -1,0 +1,80 @@
+//! The win-rate model behind `UCI_ShowWDL`: the chances of a win, a draw and a loss for the
+//! side to move, from a score and the material on the board, fitted to game results
+//! (`cargo run --release --example fit_wdl -- <labelled positions>`).
+
+use shakmaty::{Chess, Position, Role};
+
+use crate::search::Score;
+
+/// The score at which a win and a draw are equally likely, at no material: `a = A0 + A1 m`,
+/// where `m` is the material ([`material`]) divided by [`MATERIAL_SCALE`].
+pub const A0: f64 = 244.7;
+/// See [`A0`].
+pub const A1: f64 = -83.0;
+/// How fast the win rate rises with the score (centipawns per unit of the logistic), at
+/// no material: `b = B0 + B1 m`.
+pub const B0: f64 = 103.1;
+/// See [`B0`].
+pub const B1: f64 = 51.8;
+/// The material of the start position, in pawns, which scales the model's material.
+pub const MATERIAL_SCALE: f64 = 78.0;
+
+/// Material on the board in pawns (both sides; kings not counted).
+pub fn material(pos: &Chess) -> u32 {
+    let board = pos.board();
+    [(Role::Pawn, 1), (Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)]
+        .into_iter()
+        .map(|(role, value)| board.by_role(role).count() as u32 * value)
+        .sum()
+}
+
+/// The model's parameters `(a, b)` at `material` pawns, for the given coefficients.
+pub fn parameters(coefficients: [f64; 4], material: u32) -> (f64, f64) {
+    let m = f64::from(material) / MATERIAL_SCALE;
+    let [a0, a1, b0, b1] = coefficients;
+    ((a0 + a1 * m).max(1.0), (b0 + b1 * m).max(1.0))
+}
+
+/// Win, draw and loss probabilities for a score of `value` centipawns with `material`.
+pub fn probabilities(coefficients: [f64; 4], value: f64, material: u32) -> [f64; 3] {
+    let (a, b) = parameters(coefficients, material);
+    let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let win = logistic((value - a) / b);
+    let loss = logistic((-value - a) / b);
+    [win, (1.0 - win - loss).max(0.0), loss]
+}
+
+/// `wdl W D L` in per mille, summing to 1000, for a reported score (mates are certain).
+pub fn wdl(score: Score, material: u32) -> [u32; 3] {
+    let value = match score {
+        Score::Mate(moves) if moves > 0 => return [1000, 0, 0],
+        Score::Mate(_) => return [0, 0, 1000],
+        Score::Centipawns(cp) => cp,
+    };
+    let [win, _, loss] = probabilities([A0, A1, B0, B1], f64::from(value), material);
+    let win = (win * 1000.0).round() as u32;
+    let loss = ((loss * 1000.0).round() as u32).min(1000 - win);
+    [win, 1000 - win - loss, loss]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chances_sum_to_a_thousand_and_follow_the_score() {
+        let material = material(&Chess::default());
+        assert_eq!(material, 78);
+        let mut last_win = 0;
+        for value in (-2000..=2000).step_by(50) {
+            let [w, d, l] = wdl(Score::Centipawns(value), material);
+            assert_eq!(w + d + l, 1000, "at {value}");
+            assert!(w >= last_win, "the win rate falls at {value}");
+            last_win = w;
+        }
+        let [w, _, l] = wdl(Score::Centipawns(0), material);
+        assert_eq!(w, l, "a level score is symmetric");
+        assert_eq!(wdl(Score::Mate(3), 10), [1000, 0, 0]);
+        assert_eq!(wdl(Score::Mate(-2), 10), [0, 0, 1000]);
+    }
+}
