@@ -4,18 +4,12 @@
 mod common;
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
 
 use common::*;
 
 /// Everything the engine prints for `input` (which ends with `quit`).
 fn transcript(input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_harrier"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("harrier starts");
+    let mut child = spawn_process();
     child.stdin.take().expect("stdin is piped").write_all(input.as_bytes()).expect("the engine reads");
     let mut output = String::new();
     child.stdout.take().expect("stdout is piped").read_to_string(&mut output).expect("the engine writes");

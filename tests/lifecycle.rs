@@ -5,16 +5,10 @@
 mod common;
 
 use std::io::Write;
-use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use common::*;
-
-/// The number of threads of a process, from `/proc`.
-fn thread_count(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/task")).expect("/proc lists the threads").count()
-}
 
 #[test]
 fn one_search_thread_serves_every_go_in_both_modes() {
@@ -80,12 +74,7 @@ fn quit_during_a_perft_ends_the_engine() {
 #[test]
 fn a_closed_output_ends_an_infinite_search() {
     for mode in ["AlphaBeta", "Bandwidth"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_harrier"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("harrier starts");
+        let mut child = spawn_process();
         let mut stdin = child.stdin.take().expect("stdin is piped");
         drop(child.stdout.take());
         writeln!(stdin, "setoption name SearchMode value {mode}\nposition startpos\ngo infinite")

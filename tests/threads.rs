@@ -8,11 +8,6 @@ use std::time::Duration;
 
 use common::*;
 
-/// The number of threads of a process, from `/proc`.
-fn thread_count(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/task")).expect("/proc lists the threads").count()
-}
-
 #[test]
 fn helper_threads_follow_the_threads_option() {
     let mut e = Harrier::spawn();

@@ -72,15 +72,25 @@ pub enum NoLine {
     Closed,
 }
 
+/// Starts the engine with piped stdin and stdout, for tests that read it raw.
+pub fn spawn_process() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_harrier"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("harrier starts")
+}
+
+/// The number of threads of a process, from `/proc`.
+pub fn thread_count(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task")).expect("/proc lists the threads").count()
+}
+
 impl Harrier {
     /// Starts the engine; a reader thread feeds its stdout lines into a channel.
     pub fn spawn() -> Harrier {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_harrier"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("harrier starts");
+        let mut child = spawn_process();
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, lines) = channel();
         thread::spawn(move || {
