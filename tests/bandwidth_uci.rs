@@ -2,7 +2,7 @@
 //! its options, the `info string reused N nodes` that every `go` prints, silent idle
 //! thinking (`AlwaysThink`) that yields to any command and stays inside `Hash`, mates,
 //! `go ponder`/`go infinite` held until `ponderhit`/`stop`, ponder misses and new games
-//! (`/work/shared/design/bandwidth.md`, sections 2 and 4.5–4.7). The harness is in
+//! (`docs/bandwidth.md`). The harness is in
 //! `common`; every `bestmove`, ponder move and PV is replayed for legality there.
 
 mod common;

@@ -171,7 +171,7 @@ fn go_ponder_answers_stop_with_a_bestmove() {
 }
 
 // ---------------------------------------------------------------------------------------
-// 4. The vampirc-uci gaps (shared/design/vampirc-uci.md), row by row.
+// 4. The gaps in vampirc-uci's parser that `uci/parse.rs` guards, one by one.
 // ---------------------------------------------------------------------------------------
 
 #[test]

@@ -1,42 +1,10 @@
 //! The bandwidth searcher: L. R. Harris's bandwidth heuristic search (IJCAI-73) in negamax
-//! centipawns, as `/work/shared/design/bandwidth.md` maps it.
-//!
-//! A best-first search over an explicit tree: select a tip along the best in-band sons,
-//! double-expand it (two plies, with an alpha-beta cutoff whose alpha is lowered by the
-//! band B), value the new tips by alpha-beta probes, back the values up and leave every son
-//! more than B below its best brother (from the side choosing there) out of the search. The
-//! tree persists between moves: the engine re-roots it on `position` and may keep
-//! expanding it while idle.
+//! centipawns, with alpha-beta probes at the tips. `docs/bandwidth.md` describes the
+//! algorithm and where it departs from the paper.
 //!
 //! [`searcher::Searcher`] is the search on any [`game::GameTree`]; [`Bandwidth`] wraps it
-//! for chess with the engine's `SearchJob`, clock and reports.
-//!
-//! How the engine drives it: [`Bandwidth::search`] re-roots the tree itself from the job's
-//! root and history (so `position` needs no call, though [`Bandwidth::set_position`] may
-//! re-root early); [`Bandwidth::advance`] walks moves down the tree; between commands,
-//! [`Bandwidth::think_until`] expands silently (`AlwaysThink`); `ucinewgame` maps to
-//! [`Bandwidth::new_game`]; [`Bandwidth::last_summary`] feeds an `info string`.
-//!
-//! Departures from the design note, each explained where it is implemented: out-of-band
-//! sons keep their subtrees until memory runs short (collapse is deferred, not skipped);
-//! a proven mate blocks nothing by itself, only exhaustion does, so a longer mate found
-//! first is shortened within a mate-distance horizon. And the tip probes deepen as the
-//! search goes (the design's Korf-Chickering hybrid and Scorpio's frozen-tree deepening,
-//! made the normal course): every few expansions new tips look a ply further, a selected
-//! tip with a shallower estimate (or a bound) is valued again instead of being expanded,
-//! and after each deepening every move off the selected line is asked again whether it
-//! reaches the band, at every answer its refutation rests on (see `Searcher::sweep_path`);
-//! when nothing in the band is left to expand, the look-ahead grows all the same.
-//! Estimates are only exact inside the window the band needs: a reply that cuts its
-//! father, or one out of the band, is a bound, valued again if the band reaches it.
-//! With deepening estimates, a double expansion values each son by one probe a ply deeper
-//! and gives its replies the son's value as a bound, to be valued when selection reaches
-//! them (see `Searcher::add_replies`). Since scouts leave bounds, the move played is the
-//! best root son whose value no bound in its favour decides, not merely the son with the
-//! highest value, unless all those are clearly worse; the last such best son keeps its
-//! place while only the end of its line is unconfirmed (see `Searcher::flatters_root` and
-//! `Searcher::incumbent_son`). Finally, `go ponder` roots the tree after the expected reply
-//! rather than before it (see [`Bandwidth::prepare`]).
+//! for chess with the engine's `SearchJob`, clock and reports, re-roots the kept tree on
+//! each search and expands it silently between commands when allowed.
 
 pub mod chess;
 pub mod game;

@@ -2,12 +2,7 @@
 //! options map onto ([`BandwidthParams`]).
 
 /// Default band width B = e + d in centipawns: sons more than this below their best
-/// brother (from the chooser's view) are out of the band and are not expanded. With
-/// deepening probes and the path sweep (which looks again at every son below the principal
-/// line as the look-ahead grows) the narrowest band plays best: in self-play at 5+0.05
-/// against band 0, band 15 scored −14 ± 49 Elo (100 games), 30 −44 ± 55 and 100
-/// −382 ± 174 (40 games each). Against alpha-beta at 5+0.05, with check extensions in the
-/// tree: band 0 −75 ± 23 (600 games), band 15 −200 ± 63 and band 50 −363 ± 78 (100 each).
+/// brother are not expanded. The narrowest band measured best (docs/measurements.md).
 pub const DEFAULT_BAND: i32 = 0;
 /// A band at least this wide never drops anything: pure best-first minimax.
 pub const MAX_BAND: i32 = 2000;
@@ -26,12 +21,8 @@ pub const MAX_TIP_PROBE_DEPTH: u32 = 3;
 /// one ply (the base is `TipProbeDepth`, restored at every search): best-first on top,
 /// alpha-beta below, as in Korf and Chickering's hybrid.
 pub const DEFAULT_DEEPEN_EVERY: u64 = 4;
-/// Look-ahead taken off the tips of each double expansion below the root's (see
-/// `regular_look_ahead_at` in the searcher): 0 gives every tip the same look-ahead, 2 the
-/// same horizon (as alpha-beta); between, a line gains one ply of horizon per expansion.
-/// With 2 (and probes that resume from their table's draft) the root's moves reach a
-/// horizon of 12.9 plies at 500 ms in 12 middlegames, against 11.2 with 1 and 13.25 for
-/// alpha-beta's depth in the same time: a deeper principal line was not worth it.
+/// Look-ahead taken off the tips of each double expansion below the root's: 0 gives every
+/// tip the same look-ahead, 2 the same horizon (as alpha-beta).
 pub const LOOK_AHEAD_TAPER: u32 = 2;
 /// The deepest tip probe the search deepens to (at most what a node records).
 pub const DEEPEST_TIP_PROBE: u32 = super::game::MAX_TIP_DEPTH;
@@ -86,13 +77,8 @@ pub const UNCONFIRMED_DISCOUNT_CP: i32 = 50;
 /// quiet position does not spend the hard limit on every move.
 pub const UNCERTAINTY_BAND_PERCENT: i32 = 25;
 
-/// The soft budget, in per cent of the shared time manager's. Alpha-beta runs past its soft
-/// budget to finish an iteration, bandwidth stops at it once its tree is settled: over the
-/// first 20 moves of 200 games at 5+0.05 alpha-beta spent 0.269 s a move and bandwidth
-/// 0.229 s with the plain budget (0.211 and 0.167 with pondering), and 0.267 and 0.269
-/// with this one (0.198 and 0.205). The clock it saved went to the late moves. Against
-/// alpha-beta: −109 ± 23 Elo without pondering (600 games) and −96 ± 37 with it (200),
-/// where the plain budget had pooled −92 ± 12 and −120 ± 22.
+/// The soft budget, in per cent of the time manager's: alpha-beta runs past its budget to
+/// finish an iteration, bandwidth stops at it, so it gets a longer one to spend as much.
 pub const SOFT_BUDGET_STRETCH_PERCENT: u32 = 125;
 
 /// After the soft budget, keep searching towards the hard limit while the principal line
