@@ -279,12 +279,19 @@ mod tests {
             })
             .collect();
         let mut hits = 0;
-        for i in 0..400_000u64 {
-            let k = key(i);
-            if let Some(hit) = tt.probe(k, 0) {
-                hits += 1;
-                assert_eq!((hit.mv, hit.value, hit.eval), ((k % 4096) as u16, value_of(k), -value_of(k)));
-                assert_eq!(hit.depth, (k % 60) as i32);
+        // Read while the writers run (however the machine schedules them), then once more.
+        loop {
+            let writing = writers.iter().any(|w| !w.is_finished());
+            for i in 0..4_096u64 {
+                let k = key(i);
+                if let Some(hit) = tt.probe(k, 0) {
+                    hits += 1;
+                    assert_eq!((hit.mv, hit.value, hit.eval), ((k % 4096) as u16, value_of(k), -value_of(k)));
+                    assert_eq!(hit.depth, (k % 60) as i32);
+                }
+            }
+            if !writing {
+                break;
             }
         }
         writers.into_iter().for_each(|w| w.join().unwrap());
