@@ -10,4 +10,5 @@ pub mod eval;
 pub mod moves;
 pub mod perft;
 pub mod search;
+pub mod tune;
 pub mod uci;

@@ -9,6 +9,7 @@ use harrier::epd::{EpdLimit, EpdSearcher, run_suite};
 use harrier::moves::uci_text;
 use harrier::perft::divide;
 use harrier::search::alphabeta::Features;
+use harrier::tune::{self, TuneSettings};
 use shakmaty::{CastlingMode, Chess, Position};
 
 const USAGE: &str = "\
@@ -20,7 +21,10 @@ usage:
   harrier epd <file> [--movetime ms | --depth d] [--hash mb]
               [--mode alphabeta|bandwidth] [--band cp] [--depth-penalty cp] [--tip-probe d]
               [--deepen-every n]
-                                       run an EPD test suite (bm/am, SAN or UCI)";
+                                       run an EPD test suite (bm/am, SAN or UCI)
+  harrier eval [fen]                   the static evaluation term by term (start position by default)
+  harrier tune <file> [--positions n] [--epochs n] [--rate cp] [--threads n] [--out file]
+                                       fit the evaluation weights to labelled positions";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,6 +36,8 @@ fn main() -> ExitCode {
         Some("bench") => bench_command(&args[1..]),
         Some("perft") => perft_command(&args[1..]),
         Some("epd") => epd_command(&args[1..]),
+        Some("eval") => eval_command(&args[1..]),
+        Some("tune") => tune_command(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
@@ -80,19 +86,20 @@ fn bench_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// A position from a FEN: standard castling where the FEN allows it, so moves print as
+/// e1g1; Shredder-FEN and other Chess960 setups are read in Chess960 mode.
+fn read_position(fen: &str) -> Result<Chess, String> {
+    let mut repairs = Vec::new();
+    match parse_fen(fen, CastlingMode::Standard, &mut repairs) {
+        Ok(position) if repairs.is_empty() => Ok(position),
+        _ => parse_fen(fen, CastlingMode::Chess960, &mut Vec::new()),
+    }
+}
+
 fn perft_command(args: &[String]) -> Result<(), String> {
     let depth: u32 = number(args.first().ok_or("perft needs a depth")?, "depth")?;
     let position: Chess = match args.get(1..).filter(|rest| !rest.is_empty()) {
-        // Standard castling where the FEN allows it, so moves print as e1g1; Shredder-FEN
-        // and other Chess960 setups are read in Chess960 mode.
-        Some(fen) => {
-            let fen = fen.join(" ");
-            let mut repairs = Vec::new();
-            match parse_fen(&fen, CastlingMode::Standard, &mut repairs) {
-                Ok(position) if repairs.is_empty() => position,
-                _ => parse_fen(&fen, CastlingMode::Chess960, &mut Vec::new())?,
-            }
-        }
+        Some(fen) => read_position(&fen.join(" "))?,
         None => Chess::default(),
     };
     let mode = position.castles().mode();
@@ -107,6 +114,35 @@ fn perft_command(args: &[String]) -> Result<(), String> {
     println!("Nodes searched: {total}");
     eprintln!("{seconds:.3} s, {:.0} nodes/s", total as f64 / seconds.max(1e-9));
     Ok(())
+}
+
+fn eval_command(args: &[String]) -> Result<(), String> {
+    let position = if args.is_empty() { Chess::default() } else { read_position(&args.join(" "))? };
+    for line in harrier::eval::trace::report(&position) {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+fn tune_command(args: &[String]) -> Result<(), String> {
+    let path = args.first().ok_or("tune needs a file of labelled positions")?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut settings =
+        TuneSettings { positions: usize::MAX, epochs: 1000, rate: 1.0, threads, out: "weights.rs".into() };
+    let mut rest = args[1..].iter();
+    while let Some(flag) = rest.next() {
+        let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        match flag.as_str() {
+            "--positions" => settings.positions = number(value, "--positions")?,
+            "--epochs" => settings.epochs = number(value, "--epochs")?,
+            "--rate" => settings.rate = number(value, "--rate")?,
+            "--threads" => settings.threads = number::<usize>(value, "--threads")?.max(1),
+            "--out" => settings.out = value.clone(),
+            _ => return Err(format!("unknown option '{flag}'")),
+        }
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    tune::run(&text, &settings)
 }
 
 fn epd_command(args: &[String]) -> Result<(), String> {

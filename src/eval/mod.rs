@@ -1,135 +1,99 @@
-//! Static evaluation: tapered material and piece-square tables plus mobility.
+//! Static evaluation: a tapered weighted sum of features whose weights are fitted to game
+//! results (`harrier tune`), with a non-linear king attack and endgame scaling.
 //!
-//! `evaluate` returns centipawns from the side to move's point of view.
+//! Each feature family is a module that reports its terms to a [`terms::Sink`]: the
+//! engine's sink weighs them at once ([`evaluate`]), the trace records them ([`trace`]).
 
+pub mod bits;
+mod cache;
+mod context;
+mod king;
 pub mod params;
+mod passed;
+mod pawns;
+mod pieces;
+pub mod scale;
+pub mod score;
+mod space;
+pub mod terms;
+mod threats;
+pub mod trace;
 pub mod wdl;
+pub mod weights;
 
-use once_cell::sync::Lazy;
-use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Position, Role};
 
+use context::Context;
 use params::*;
-
-/// Piece-square values including material, [role][relative square] as (mg, eg), where the
-/// relative square is the square seen from the owner's side (White's view for White).
-static PIECE_SQUARE: Lazy<[[Pair; 64]; 6]> = Lazy::new(build_piece_square_tables);
-
-fn build_piece_square_tables() -> [[Pair; 64]; 6] {
-    let mut table = [[(0, 0); 64]; 6];
-    for (role_index, role_table) in table.iter_mut().enumerate() {
-        for (sq, entry) in role_table.iter_mut().enumerate() {
-            let file = (sq % 8) as i32;
-            let rank = (sq / 8) as i32;
-            // Steps towards the centre: 0 on the corners, 6 on d4/e4/d5/e5.
-            let centrality = 6 - ((2 * file - 7).abs() + (2 * rank - 7).abs() - 2) / 2;
-            let (cmg, ceg) = CENTRALISATION[role_index];
-            let (mut mg, mut eg) = MATERIAL[role_index];
-            mg += cmg * (centrality - 3);
-            eg += ceg * (centrality - 3);
-            match role_index {
-                0 => {
-                    mg += PAWN_ADVANCE[rank as usize].0;
-                    eg += PAWN_ADVANCE[rank as usize].1;
-                    if (3..=4).contains(&file) && (3..=4).contains(&rank) {
-                        mg += PAWN_CENTER;
-                    }
-                }
-                3 if rank == 6 => {
-                    mg += ROOK_SEVENTH.0;
-                    eg += ROOK_SEVENTH.1;
-                }
-                5 => {
-                    mg += if rank == 0 { KING_HOME_RANK[file as usize] } else { KING_ADVANCE * rank };
-                }
-                _ => {}
-            }
-            *entry = (mg, eg);
-        }
-    }
-    table
-}
-
-/// Index of a role in the weight tables.
-#[inline]
-fn role_index(role: Role) -> usize {
-    role as usize - 1
-}
+use score::S;
+use terms::{Accumulator, Sink, Term};
+use trace::Trace;
 
 /// Evaluates `pos` in centipawns for the side to move.
 pub fn evaluate(pos: &Chess) -> i32 {
     let board = pos.board();
-    let (mut mg, mut eg, mut phase) = (0, 0, 0);
-    for color in Color::ALL {
-        let sign = if color == Color::White { 1 } else { -1 };
-        let (m, e, p) = side_terms(board, color);
-        mg += sign * m;
-        eg += sign * e;
-        phase += p;
-    }
-    let phase = phase.min(PHASE_TOTAL);
-    let white = (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
-    let relative = if pos.turn() == Color::White { white } else { -white };
-    relative + TEMPO
+    let (pawn_score, passed) = cache::probe(board);
+    let mut terms = Accumulator::default();
+    terms.linear[Color::White as usize] += pawn_score;
+    piece_terms(pos, passed, &mut terms);
+    let white = blend(board, terms.linear, terms.safety).value;
+    if pos.turn() == Color::White { white } else { -white }
 }
 
-/// Middlegame score, endgame score and phase contribution of one side's pieces.
-fn side_terms(board: &Board, color: Color) -> (i32, i32, i32) {
-    let tables = &*PIECE_SQUARE;
-    let ours = board.by_color(color);
-    let occupied = board.occupied();
-    let their_pawns = board.pawns() & board.by_color(!color);
-    let pawn_attacked = pawn_attack_span(their_pawns, !color);
-    let mobility_area = !ours & !pawn_attacked;
-    let (mut mg, mut eg, mut phase) = (0, 0, 0);
-
-    for role in Role::ALL {
-        let index = role_index(role);
-        let pieces = board.by_role(role) & ours;
-        let (mob_mg, mob_eg) = MOBILITY[index];
-        for sq in pieces {
-            let relative = if color == Color::White { sq } else { sq.flip_vertical() };
-            let (m, e) = tables[index][relative as usize];
-            mg += m;
-            eg += e;
-            phase += PHASE_WEIGHT[index];
-            if mob_mg != 0 || mob_eg != 0 {
-                let reach = piece_attacks(role, sq, occupied) & mobility_area;
-                let surplus = reach.count() as i32 - MOBILITY_BASE[index];
-                mg += mob_mg * surplus;
-                eg += mob_eg * surplus;
-            }
-        }
-    }
-    if (board.bishops() & ours).count() >= 2 {
-        mg += BISHOP_PAIR.0;
-        eg += BISHOP_PAIR.1;
-    }
-    (mg, eg, phase)
+/// The term counts of `pos`, uncached.
+pub fn trace(pos: &Chess) -> Trace {
+    let mut trace = Trace::default();
+    let passed = pawns::evaluate(pos.board(), &mut trace);
+    piece_terms(pos, passed, &mut trace);
+    trace
 }
 
-/// Squares attacked by a non-pawn piece.
-#[inline]
-fn piece_attacks(role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
-    match role {
-        Role::Knight => attacks::knight_attacks(sq),
-        Role::Bishop => attacks::bishop_attacks(sq, occupied),
-        Role::Rook => attacks::rook_attacks(sq, occupied),
-        Role::Queen => attacks::queen_attacks(sq, occupied),
-        Role::King => attacks::king_attacks(sq),
-        Role::Pawn => Bitboard::EMPTY,
-    }
+/// Every term but the pawn structure and king shelter, which [`cache`] keeps.
+fn piece_terms<K: Sink>(pos: &Chess, passed: Bitboard, sink: &mut K) {
+    let mut ctx = Context::new(pos.board(), passed);
+    pieces::evaluate(&mut ctx, sink);
+    king::evaluate(&ctx, sink);
+    threats::evaluate(&ctx, sink);
+    passed::evaluate(&ctx, pos.turn(), sink);
+    space::evaluate(&ctx, sink);
+    sink.add(pos.turn(), Term::Tempo, 0, 1);
 }
 
-/// All squares attacked by `pawns` of `color`.
-#[inline]
-fn pawn_attack_span(pawns: Bitboard, color: Color) -> Bitboard {
-    let not_a = !Bitboard::from(shakmaty::File::A);
-    let not_h = !Bitboard::from(shakmaty::File::H);
-    if color == Color::White {
-        Bitboard(((pawns & not_a).0 << 7) | ((pawns & not_h).0 << 9))
-    } else {
-        Bitboard(((pawns & not_a).0 >> 9) | ((pawns & not_h).0 >> 7))
-    }
+/// An evaluation from White's side, with what went into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blend {
+    /// White's middlegame and endgame score minus Black's, the king attack included.
+    pub total: S,
+    /// The middlegame share, out of [`PHASE_TOTAL`].
+    pub phase: i32,
+    /// The share of the endgame score kept, out of [`SCALE_NORMAL`].
+    pub scale: i32,
+    /// The final value in centipawns.
+    pub value: i32,
+}
+
+/// Blends each colour's `linear` terms and king-attack `units` into the final value.
+pub fn blend(board: &Board, linear: [S; 2], units: [S; 2]) -> Blend {
+    let (white, black) = (Color::White as usize, Color::Black as usize);
+    let total = linear[white] - linear[black] + king_attack(units[white]) - king_attack(units[black]);
+    let phase = phase(board);
+    let strong = if total.eg() >= 0 { Color::White } else { Color::Black };
+    let scale = scale::factor(board, strong);
+    let endgame = total.eg() * (PHASE_TOTAL - phase) * scale / SCALE_NORMAL;
+    Blend { total, phase, scale, value: (total.mg() * phase + endgame) / PHASE_TOTAL }
+}
+
+/// The score of king-attack `units`: quadratic in the middlegame, linear in the endgame.
+pub fn king_attack(units: S) -> S {
+    let mg = units.mg().max(0);
+    S(mg * mg / SAFETY_MG_DIVISOR, units.eg().max(0) / SAFETY_EG_DIVISOR)
+}
+
+/// The middlegame share of `board`, out of [`PHASE_TOTAL`].
+pub fn phase(board: &Board) -> i32 {
+    let phase: i32 =
+        Role::ALL.iter().map(|&role| PHASE_WEIGHT[role as usize - 1] * board.by_role(role).count() as i32).sum();
+    phase.min(PHASE_TOTAL)
 }
 
 #[cfg(test)]
@@ -141,38 +105,51 @@ mod tests {
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
     }
 
+    const FENS: [&str; 6] = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        "8/5k2/8/3P4/8/8/5K2/8 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/r4PPP/1R4K1 b - - 0 1",
+        "r3k2r/ppq2ppp/2n1b3/3pP3/1b1Pn3/2NB1N2/PP1B1PPP/R2Q1RK1 w kq - 0 12",
+        "2r3k1/1q3pp1/p3p2p/1p1nP3/3P4/P2Q1N2/1P3PPP/2R3K1 b - - 0 28",
+    ];
+
+    /// `fen` with colours swapped and the board flipped top to bottom.
+    fn mirrored(fen: &str) -> Chess {
+        let pos = position(fen);
+        let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+        setup.mirror();
+        setup.position(CastlingMode::Standard).unwrap()
+    }
+
     #[test]
     fn start_position_is_balanced_apart_from_tempo() {
-        assert_eq!(evaluate(&Chess::default()), TEMPO);
+        assert_eq!(evaluate(&Chess::default()), weights::TEMPO[0].mg());
     }
 
     #[test]
     fn evaluation_is_colour_symmetric() {
-        let fens = [
-            (
-                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-                "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3",
-            ),
-            ("8/5k2/8/3P4/8/8/5K2/8 w - - 0 1", "8/5k2/8/8/3p4/8/5K2/8 b - - 0 1"),
-        ];
-        for (a, b) in fens {
-            assert_eq!(evaluate(&position(a)), evaluate(&position(b)), "{a} vs {b}");
+        for fen in FENS {
+            assert_eq!(evaluate(&position(fen)), evaluate(&mirrored(fen)), "{fen}");
         }
     }
 
     #[test]
-    fn pawn_attacks_match_shakmaty() {
-        let pos = position("k7/p1p4p/8/3p4/8/P3P2P/8/K7 w - - 0 1");
-        for color in Color::ALL {
-            let pawns = pos.board().pawns() & pos.board().by_color(color);
-            let expected = pawns.into_iter().fold(Bitboard::EMPTY, |acc, sq| acc | attacks::pawn_attacks(color, sq));
-            assert_eq!(pawn_attack_span(pawns, color), expected);
+    fn the_trace_sums_to_the_evaluation() {
+        let weights = trace::engine_weights();
+        for fen in FENS {
+            let pos = position(fen);
+            let white = trace(&pos).blend(pos.board(), &weights).value;
+            let relative = if pos.turn() == Color::White { white } else { -white };
+            assert_eq!(relative, evaluate(&pos), "{fen}");
         }
     }
 
     #[test]
     fn extra_material_is_better() {
         let up_a_knight = position("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1");
-        assert!(evaluate(&up_a_knight) > 250);
+        let up_a_rook = position("4k3/8/8/8/8/8/8/1R2K3 w - - 0 1");
+        assert!(evaluate(&up_a_rook) > 300);
+        assert!(evaluate(&up_a_knight) < 50, "a lone knight cannot mate");
     }
 }

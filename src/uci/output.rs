@@ -8,12 +8,12 @@ use std::sync::{Arc, Mutex};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, File, Move, Position, Rank, Role, Square, uci::UciMove as ShakmatyUci,
+    CastlingMode, Chess, EnPassantMode, File, Move, Position, Rank, Role, Square, uci::UciMove as ShakmatyUci,
 };
 use vampirc_uci::{Duration, UciInfoAttribute, UciMessage, UciMove, UciOptionConfig, UciPiece, UciSquare};
 
 use crate::engine::Output;
-use crate::eval::evaluate;
+use crate::eval::trace;
 use crate::moves::uci_text;
 use crate::search::options::{OptionKind, OptionSpec};
 use crate::search::{Bound, Report, Score};
@@ -81,11 +81,11 @@ impl Writer {
         self.line(&format!("Checkers: {}", checkers.join(" ")));
     }
 
-    /// `eval`: the static evaluation of `pos`, from White's side.
+    /// `eval`: the static evaluation of `pos` term by term, from White's side.
     pub fn evaluation(&self, pos: &Chess) {
-        let value = evaluate(pos);
-        let white = if pos.turn() == Color::White { value } else { -value };
-        self.line(&format!("Final evaluation: {:+.2} (white side)", f64::from(white) / 100.0));
+        for line in trace::report(pos) {
+            self.line(&line);
+        }
     }
 
     /// The answer to `uci`: identity, every option, then `uciok` last.

@@ -1,0 +1,55 @@
+//! Each thread's pawn-structure cache: the pawn and king-shelter terms and the passed
+//! pawns, by a key of the pawns and the king squares.
+
+use std::cell::RefCell;
+
+use shakmaty::{Bitboard, Board, Color};
+
+use super::params::PAWN_CACHE_ENTRIES;
+use super::pawns;
+use super::score::S;
+use super::terms::Accumulator;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: S,
+    passed: Bitboard,
+}
+
+thread_local! {
+    static CACHE: RefCell<Vec<Entry>> = RefCell::new(vec![Entry::default(); PAWN_CACHE_ENTRIES]);
+}
+
+/// Mixes a 64-bit word (the finaliser of SplitMix64).
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The cache key of the pawns and king squares; never 0, the empty slot's key.
+fn key(board: &Board) -> u64 {
+    let white = board.pawns() & board.by_color(Color::White);
+    let black = board.pawns() & board.by_color(Color::Black);
+    let kings = (board.kings() & board.by_color(Color::White)).0.trailing_zeros() as u64
+        | ((board.kings() & board.by_color(Color::Black)).0.trailing_zeros() as u64) << 8;
+    mix(white.0 ^ mix(black.0 ^ mix(kings))) | 1
+}
+
+/// White's pawn and king-shelter score minus Black's, and the passed pawns of both.
+pub fn probe(board: &Board) -> (S, Bitboard) {
+    let key = key(board);
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let slot = &mut cache[key as usize & (PAWN_CACHE_ENTRIES - 1)];
+        if slot.key != key {
+            let mut terms = Accumulator::default();
+            let passed = pawns::evaluate(board, &mut terms);
+            let score = terms.linear[Color::White as usize] - terms.linear[Color::Black as usize];
+            *slot = Entry { key, score, passed };
+        }
+        (slot.score, slot.passed)
+    })
+}
