@@ -78,3 +78,20 @@ fn wdl_is_off_by_default_and_sums_to_a_thousand_when_on() {
     let search = e.go("go depth 4", &position(Some(fen), &[]));
     assert!(search.lines[search.lines.len() - 2].contains(" wdl 1000 0 0 "), "{:#?}", search.lines);
 }
+
+#[test]
+fn eval_prints_every_term_group_and_the_command_line_prints_the_same_table() {
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8";
+    let output = transcript(&format!("position fen {fen}\neval\nquit\n"));
+    for group in harrier::eval::terms::GROUPS {
+        assert!(output.lines().any(|l| l.trim_start().starts_with(&format!("{group} |"))), "{group}: {output}");
+    }
+    assert!(output.contains("Final evaluation:"), "{output}");
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_harrier"))
+        .arg("eval")
+        .args(fen.split(' '))
+        .output()
+        .expect("harrier eval runs");
+    assert!(cli.status.success());
+    assert_eq!(String::from_utf8(cli.stdout).expect("text"), output);
+}
