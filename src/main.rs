@@ -23,7 +23,8 @@ usage:
               [--deepen-every n]
                                        run an EPD test suite (bm/am, SAN or UCI)
   harrier eval [fen]                   the static evaluation term by term (start position by default)
-  harrier tune <file> [--positions n] [--epochs n] [--rate cp] [--threads n] [--out file]
+  harrier tune <file> [--positions n] [--epochs n] [--rate cp] [--threads n] [--min-positions n]
+               [--out file]
                                        fit the evaluation weights to labelled positions";
 
 fn main() -> ExitCode {
@@ -127,8 +128,14 @@ fn eval_command(args: &[String]) -> Result<(), String> {
 fn tune_command(args: &[String]) -> Result<(), String> {
     let path = args.first().ok_or("tune needs a file of labelled positions")?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut settings =
-        TuneSettings { positions: usize::MAX, epochs: 1000, rate: 1.0, threads, out: "weights.rs".into() };
+    let mut settings = TuneSettings {
+        positions: usize::MAX,
+        epochs: 2000,
+        rate: 1.0,
+        threads,
+        min_positions: tune::DEFAULT_MIN_POSITIONS,
+        out: "weights.rs".into(),
+    };
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -137,6 +144,7 @@ fn tune_command(args: &[String]) -> Result<(), String> {
             "--epochs" => settings.epochs = number(value, "--epochs")?,
             "--rate" => settings.rate = number(value, "--rate")?,
             "--threads" => settings.threads = number::<usize>(value, "--threads")?.max(1),
+            "--min-positions" => settings.min_positions = number(value, "--min-positions")?,
             "--out" => settings.out = value.clone(),
             _ => return Err(format!("unknown option '{flag}'")),
         }

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use common::Harrier;
 use harrier::engine::game::Game;
 use harrier::eval::evaluate;
+use harrier::search::alphabeta::params::MATE_SEARCH_EXTRA_PLIES;
 use harrier::search::alphabeta::{AlphaBeta, Features};
 use harrier::search::{INFINITY, Limits, Score, SearchJob, SearchOutcome, Searcher, Signals, Silent, mated_in};
 use shakmaty::fen::Fen;
@@ -214,13 +215,13 @@ fn hard_mate_suite_claims_are_true() {
     check_mate_claims(&records);
 }
 
-/// The full engine at depth 6 (as `harrier epd --depth 6`) reports the exact mate
-/// distance and plays a move that mates that fast.
+/// The full engine, searching as deep as `go mate N` does (2N plies and a margin for the
+/// selective search), reports the exact mate distance and plays a move that mates that fast.
 fn check_engine_mates(records: &[MateRecord]) -> Vec<String> {
     let mut s = searcher(Features::FULL);
     let mut failures = Vec::new();
     for r in records {
-        let outcome = search_with(&mut s, &r.pos, &[], 6);
+        let outcome = search_with(&mut s, &r.pos, &[], 2 * r.dm + MATE_SEARCH_EXTRA_PLIES);
         let best = outcome.best.expect("a move");
         if outcome.report.score != Score::Mate(r.dm as i32) || !mating_move(&r.pos, best, r.dm) {
             failures.push(format!("{}: {} {:?} (mate in {})", r.id, uci(best), outcome.report.score, r.dm));
@@ -252,7 +253,7 @@ fn plain_search_proves_every_mate() {
     }
 }
 
-/// Mates that pruning at mate-score bounds once hid from the full engine at depth 6 (see
+/// Mates that pruning at mate-score bounds once hid from the full engine (see
 /// epd/mates_hard.epd): reverse futility, futility and delta pruning must leave them be.
 #[test]
 fn engine_finds_mates_hidden_by_pruning_at_mate_bounds() {
@@ -266,7 +267,9 @@ fn engine_finds_mates_hidden_by_pruning_at_mate_bounds() {
 #[test]
 fn epd_tool_solves_the_mate_suite() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/mates.epd");
-    let output = Command::new(env!("CARGO_BIN_EXE_harrier")).args(["epd", path, "--depth", "6"]).output().unwrap();
+    // Deep enough for the suite's longest mate (in 3), as `go mate 3` searches.
+    let depth = (2 * 3 + MATE_SEARCH_EXTRA_PLIES).to_string();
+    let output = Command::new(env!("CARGO_BIN_EXE_harrier")).args(["epd", path, "--depth", &depth]).output().unwrap();
     assert!(output.status.success());
     let stdout = String::from_utf8(output.stdout).unwrap();
     let total = mate_records(MATES).len();

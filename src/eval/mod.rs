@@ -8,6 +8,7 @@ pub mod bits;
 mod cache;
 mod context;
 mod king;
+mod mopup;
 pub mod params;
 mod passed;
 mod pawns;
@@ -56,6 +57,7 @@ fn piece_terms<K: Sink>(pos: &Chess, passed: Bitboard, sink: &mut K) {
     threats::evaluate(&ctx, sink);
     passed::evaluate(&ctx, pos.turn(), sink);
     space::evaluate(&ctx, sink);
+    mopup::evaluate(&ctx, sink);
     sink.add(pos.turn(), Term::Tempo, 0, 1);
 }
 

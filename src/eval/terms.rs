@@ -111,11 +111,13 @@ terms! {
     RookSeventh => ROOK_SEVENTH, "Pieces", Linear, "A rook on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.";
     QueenSeventh => QUEEN_SEVENTH, "Pieces", Linear, "A queen on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.";
     Space => SPACE, "Space", Linear, "Per safe central square behind the pawns, by the owner's number of pieces.";
+    MopUpEdge => MOP_UP_EDGE, "Mop-up", Linear, "Against a bare king: per step the king stands from the centre.";
+    MopUpKings => MOP_UP_KINGS, "Mop-up", Linear, "Against a bare king: per step the kings stand closer than 7 apart.";
     Tempo => TEMPO, "Tempo", Linear, "The side to move.";
 }
 
 /// The display groups of the `eval` table, in order.
-pub const GROUPS: [&str; 11] = [
+pub const GROUPS: [&str; 12] = [
     "Material",
     "Piece squares",
     "Mobility",
@@ -126,6 +128,7 @@ pub const GROUPS: [&str; 11] = [
     "Threats",
     "Pieces",
     "Space",
+    "Mop-up",
     "Tempo",
 ];
 

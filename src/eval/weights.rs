@@ -266,6 +266,14 @@ pub const QUEEN_SEVENTH: [S; 1] = [s(-60, 32)];
 #[rustfmt::skip]
 pub const SPACE: [S; 8] = [s(178, 11), s(-12, 7), s(-16, 7), s(-18, 11), s(-3, 2), s(9, -9), s(11, 2), s(12, 146)];
 
+/// Against a bare king: per step the king stands from the centre.
+#[rustfmt::skip]
+pub const MOP_UP_EDGE: [S; 1] = [s(0, 40)];
+
+/// Against a bare king: per step the kings stand closer than 7 apart.
+#[rustfmt::skip]
+pub const MOP_UP_KINGS: [S; 1] = [s(0, 20)];
+
 /// The side to move.
 #[rustfmt::skip]
 pub const TEMPO: [S; 1] = [s(9, 2)];

@@ -180,22 +180,50 @@ impl Adam {
     }
 }
 
-/// Fits `model` to `samples` at scale `k` for `epochs` full passes, calling `progress`
-/// with the epoch and the loss every `report_every` epochs.
+/// How [`train`] runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    /// Full passes over the data.
+    pub epochs: usize,
+    /// Adam's step size in centipawns.
+    pub rate: f64,
+    /// Threads summing the gradient.
+    pub threads: usize,
+    /// A weight that counts in fewer positions than this keeps its value: Adam would
+    /// move it as fast as a common one and fit it to the noise of a handful of games.
+    pub min_positions: usize,
+}
+
+/// The number of positions in which each weight counts.
+pub fn positions_per_weight(samples: &[Sample]) -> Vec<usize> {
+    let mut seen = vec![0; WEIGHT_COUNT];
+    for s in samples {
+        let mut weights: Vec<u16> = s.linear.iter().chain(&s.units[0]).chain(&s.units[1]).map(|c| c.weight).collect();
+        weights.sort_unstable();
+        weights.dedup();
+        weights.into_iter().for_each(|w| seen[w as usize] += 1);
+    }
+    seen
+}
+
+/// Fits `model` to `samples` at scale `k`, calling `progress` with the epoch and the loss
+/// every `report_every` epochs.
 pub fn train(
     model: &mut Model,
     samples: &[Sample],
     k: f64,
-    (epochs, rate, threads): (usize, f64, usize),
+    schedule: Schedule,
     report_every: usize,
     mut progress: impl FnMut(usize, f64),
 ) {
-    let mut adam = Adam::new(rate);
-    for epoch in 1..=epochs {
-        let g = gradient(model, samples, k, threads);
+    let frozen: Vec<bool> = positions_per_weight(samples).iter().map(|&n| n < schedule.min_positions).collect();
+    let mut adam = Adam::new(schedule.rate);
+    for epoch in 1..=schedule.epochs {
+        let mut g = gradient(model, samples, k, schedule.threads);
+        g.iter_mut().zip(&frozen).filter(|(_, frozen)| **frozen).for_each(|(g, _)| *g = [0.0; 2]);
         adam.step(model, &g);
-        if epoch % report_every.max(1) == 0 || epoch == epochs {
-            progress(epoch, loss(model, samples, k, threads));
+        if epoch % report_every.max(1) == 0 || epoch == schedule.epochs {
+            progress(epoch, loss(model, samples, k, schedule.threads));
         }
     }
 }
@@ -215,12 +243,16 @@ pub struct TuneSettings {
     pub rate: f64,
     /// Threads tracing positions and summing gradients.
     pub threads: usize,
+    /// Weights counting in fewer positions keep their values ([`Schedule::min_positions`]).
+    pub min_positions: usize,
     /// Where the weight file is written.
     pub out: String,
 }
 
 /// Epochs between two progress lines.
 const REPORT_EVERY: usize = 50;
+/// `harrier tune`'s default [`Schedule::min_positions`].
+pub const DEFAULT_MIN_POSITIONS: usize = 1000;
 
 /// Loads `text`, fits K and the weights, reports the loss before and after on stderr and
 /// writes the weight file.
@@ -235,7 +267,18 @@ pub fn run(text: &str, settings: &TuneSettings) -> Result<(), String> {
     let k = fit_k(&model, &samples, settings.threads);
     let before = loss(&model, &samples, k, settings.threads);
     eprintln!("K = {k:.4}, loss before {before:.6}");
-    train(&mut model, &samples, k, (settings.epochs, settings.rate, settings.threads), REPORT_EVERY, |epoch, l| {
+    let frozen = positions_per_weight(&samples).iter().filter(|&&n| n < settings.min_positions).count();
+    eprintln!(
+        "{frozen} of {WEIGHT_COUNT} weights count in fewer than {} positions and keep their values",
+        settings.min_positions
+    );
+    let schedule = Schedule {
+        epochs: settings.epochs,
+        rate: settings.rate,
+        threads: settings.threads,
+        min_positions: settings.min_positions,
+    };
+    train(&mut model, &samples, k, schedule, REPORT_EVERY, |epoch, l| {
         eprintln!("epoch {epoch:>5}: loss {l:.6} ({:.0} s)", start.elapsed().as_secs_f64());
     });
     let after = loss(&rounded(&model), &samples, k, settings.threads);
@@ -331,11 +374,31 @@ mod tests {
         model.weights[queen] = [0.0, 0.0];
         let k = 1.0;
         let before = loss(&model, &samples, k, 2);
-        train(&mut model, &samples, k, (200, 5.0, 2), 200, |_, _| {});
+        let schedule = Schedule { epochs: 200, rate: 5.0, threads: 2, min_positions: 0 };
+        train(&mut model, &samples, k, schedule, 200, |_, _| {});
         assert!(loss(&model, &samples, k, 2) < before / 2.0);
         // The queen's worth is spread over its material, squares and mobility.
         assert!(model.evaluate(&samples[0]) > 300.0, "{}", model.evaluate(&samples[0]));
         assert!(model.evaluate(&samples[1]) < -300.0, "{}", model.evaluate(&samples[1]));
+    }
+
+    #[test]
+    fn a_weight_seen_in_too_few_positions_keeps_its_value() {
+        let samples = queen_odds_samples();
+        let seen = positions_per_weight(&samples);
+        let queen = Term::Material.offset() + 4;
+        assert_eq!(seen[queen], 4, "four samples have a queen more on one side");
+        assert!(seen.iter().any(|&n| n > 0 && n < 4), "some weight counts, but rarely");
+        let mut model = Model::from_engine();
+        let before = model.clone();
+        let schedule = Schedule { epochs: 50, rate: 5.0, threads: 2, min_positions: 4 };
+        train(&mut model, &samples, 1.0, schedule, 50, |_, _| {});
+        for (w, &n) in seen.iter().enumerate() {
+            if n < 4 {
+                assert_eq!(model.weights[w], before.weights[w], "weight {w} counts in {n} positions");
+            }
+        }
+        assert_ne!(model.weights[queen], before.weights[queen]);
     }
 
     #[test]

@@ -1,0 +1,36 @@
+//! Mop-up: against a bare king, drive it to the edge and bring the kings together, so the
+//! search sees its way to a mate that no other term tells apart from shuffling.
+
+use shakmaty::{Color, Square};
+
+use super::context::Context;
+use super::terms::{Sink, Term};
+
+/// Non-pawn material, in pawns (minor 3, rook 5, queen 9), from which a side can mate a
+/// bare king by force without pawns' help.
+const MATING_MATERIAL: u32 = 5;
+
+/// Reports the mop-up terms of a side facing a bare king with mating material.
+pub fn evaluate<K: Sink>(ctx: &Context, sink: &mut K) {
+    let board = ctx.board;
+    for color in Color::ALL {
+        let theirs = board.by_color(!color);
+        let bare = (theirs & !board.kings()).is_empty();
+        let ours = board.by_color(color);
+        let count = |pieces: shakmaty::Bitboard| (pieces & ours).count() as u32;
+        let material =
+            3 * count(board.knights() | board.bishops()) + 5 * count(board.rooks()) + 9 * count(board.queens());
+        if !bare || material < MATING_MATERIAL {
+            continue;
+        }
+        let (king, their_king) = (ctx.king[color as usize], ctx.king[!color as usize]);
+        sink.add(color, Term::MopUpEdge, 0, centre_distance(their_king));
+        sink.add(color, Term::MopUpKings, 0, 7 - king.distance(their_king) as i32);
+    }
+}
+
+/// Steps from `sq` to the nearest of the four centre squares (0 to 6).
+fn centre_distance(sq: Square) -> i32 {
+    let (file, rank) = (sq.file() as i32, sq.rank() as i32);
+    (3 - file).max(file - 4) + (3 - rank).max(rank - 4)
+}
