@@ -1,6 +1,6 @@
 //! The default searcher: iterative deepening over a negamax alpha-beta search with
-//! principal variation search, a transposition table, quiescence search, killer and
-//! history move ordering, and the usual selective pruning.
+//! principal variation search, a transposition table, quiescence search, killer, counter
+//! move and history move ordering, and the usual selective pruning.
 
 pub mod history;
 pub mod movepick;
@@ -8,6 +8,7 @@ mod negamax;
 pub mod options;
 pub mod params;
 pub mod see;
+mod stack;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,10 +25,11 @@ use crate::search::{
     Bound, INFINITY, Limits, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Progress, Report, Reporter, Score, SearchJob,
     SearchOutcome, Searcher, Signals, mated_in,
 };
-use history::{History, Killers};
+use history::{CaptureHistory, ContinuationHistory, CounterMoves, History, Killers, piece_to};
 use movepick::{MovePicker, OrderingHints};
 use negamax::{key_after, key_of};
 use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, SMP_SKIP_PHASE, SMP_SKIP_SIZE};
+use stack::PlyState;
 
 /// How many plies less than `depth` a principal-variation node searches the quiet move it
 /// tries `searched`-th (from 0) with a null window: alpha-beta's late-move reduction, for
@@ -63,7 +65,8 @@ pub struct Features {
     pub quiescence: bool,
     /// Order quiet moves by the two killers of the ply.
     pub killers: bool,
-    /// Order quiet moves by the history heuristic.
+    /// Order moves by what earlier cutoffs taught: butterfly, continuation and capture
+    /// history, counter moves.
     pub history: bool,
     /// Selective pruning and reductions (null move, futility, LMR, LMP, SEE, IIR).
     pub pruning: bool,
@@ -133,6 +136,10 @@ pub struct AlphaBeta {
     helper_nodes_mark: u64,
     killers: Killers,
     history: History,
+    /// Continuation history one and two plies back.
+    continuation: [ContinuationHistory; 2],
+    counters: CounterMoves,
+    capture_history: CaptureHistory,
     signals: Arc<Signals>,
     // State of the running search.
     nodes: u64,
@@ -144,6 +151,8 @@ pub struct AlphaBeta {
     time: Option<TimeManager>,
     keys: Vec<u64>,
     root_index: usize,
+    /// The current line, one entry per ply (one spare for the deepest node's child).
+    stack: Vec<PlyState>,
     pv: Box<[[MoveCode; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
 }
@@ -167,6 +176,9 @@ impl AlphaBeta {
             helper_nodes_mark: 0,
             killers: Killers::default(),
             history: History::default(),
+            continuation: Default::default(),
+            counters: CounterMoves::default(),
+            capture_history: CaptureHistory::default(),
             signals,
             nodes: 0,
             node_limit: u64::MAX,
@@ -176,6 +188,7 @@ impl AlphaBeta {
             time: None,
             keys: Vec::with_capacity(1024),
             root_index: 0,
+            stack: vec![PlyState::default(); MAX_PLY + 2],
             pv: Box::new([[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
         }
@@ -284,7 +297,14 @@ impl AlphaBeta {
         }
         let tt_move = self.tt.probe(root_key, 0).map_or(NO_MOVE, |h| h.mv);
         let see_of = |m: Move| see::see(root, m);
-        let hints = OrderingHints { tt_move, killers: [NO_MOVE; 2], history: None, see: Some(&see_of) };
+        let hints = OrderingHints {
+            tt_move,
+            killers: [NO_MOVE; 2],
+            counter: NO_MOVE,
+            history: None,
+            capture_history: None,
+            see: Some(&see_of),
+        };
         MovePicker::new(legal, &hints).map(|mv| RootMove { mv, value: -INFINITY, nodes: 0 }).collect()
     }
 
@@ -314,6 +334,7 @@ impl AlphaBeta {
             let child_key = key_after(root, root_key, mv, &child);
             let extension = i32::from(self.features.check_extension && child.is_check());
             let new_depth = depth - 1 + extension;
+            self.stack[0].moved = piece_to(root.turn(), mv);
             self.keys.push(child_key);
             let value = if index == 0 {
                 -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
@@ -562,11 +583,14 @@ impl Searcher for AlphaBeta {
         SearchOutcome { best: Some(best), ponder, report }
     }
 
-    /// Forgets everything learned: table, killers, history.
+    /// Forgets everything learned: table, killers, histories, counter moves.
     fn new_game(&mut self) {
         self.tt.clear();
         self.killers.clear();
         self.history.clear();
+        self.continuation.iter_mut().for_each(ContinuationHistory::clear);
+        self.counters.clear();
+        self.capture_history.clear();
     }
 
     fn clear(&mut self) {

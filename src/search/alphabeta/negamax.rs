@@ -5,6 +5,7 @@ use once_cell::sync::Lazy;
 use shakmaty::{Chess, EnPassantMode, Move, Position, Role, zobrist::Zobrist64};
 
 use super::AlphaBeta;
+use super::history::{NO_PIECE_TO, PieceTo, piece_to};
 use super::movepick::{MovePicker, OrderingHints, is_tactical};
 use super::params::*;
 use super::see::{may_lose_material, see};
@@ -191,6 +192,7 @@ impl AlphaBeta {
                 && has_non_pawn_material(pos)
                 && let Ok(null_pos) = pos.clone().swap_turn()
             {
+                self.stack[ply].moved = NO_PIECE_TO;
                 let reduction =
                     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 let null_key = key_of(&null_pos);
@@ -226,13 +228,19 @@ impl AlphaBeta {
         }
         let side = pos.turn();
         let killers = if features.killers { self.killers.at(ply) } else { [NO_MOVE; 2] };
-        let history = &self.history;
-        let history_score = |m: Move| history.score(side, encode(m));
+        // The moves one and two plies back, for continuation history and counter moves.
+        let previous = [1, 2].map(|back| if ply >= back { self.stack[ply - back].moved } else { NO_PIECE_TO });
+        let counter = if features.history { self.counters.get(previous[0]) } else { NO_MOVE };
+        let quiet_score = |m: Move| self.quiet_score(side, m, previous);
+        let capture_history = &self.capture_history;
+        let capture_score = |m: Move| capture_history.score(side, m);
         let see_of = |m: Move| see(pos, m);
         let hints = OrderingHints {
             tt_move,
             killers,
-            history: features.history.then_some(&history_score as &dyn Fn(Move) -> i32),
+            counter,
+            history: features.history.then_some(&quiet_score as &dyn Fn(Move) -> i32),
+            capture_history: features.history.then_some(&capture_score as &dyn Fn(Move) -> i32),
             see: features.pruning.then_some(&see_of as &dyn Fn(Move) -> i32),
         };
         let picker = MovePicker::new(moves, &hints);
@@ -240,7 +248,10 @@ impl AlphaBeta {
         let mut best_value = -INFINITY;
         let mut best_move = NO_MOVE;
         let mut quiets_tried = [NO_MOVE; 64];
+        let mut quiet_pieces = [NO_PIECE_TO; 64];
         let mut quiet_count = 0usize;
+        let mut captures_tried: [Option<Move>; 32] = [None; 32];
+        let mut capture_count = 0usize;
         let mut searched = 0usize;
         let futile = features.pruning
             && !PV
@@ -268,6 +279,8 @@ impl AlphaBeta {
             let child_key = key_after(pos, key, m, &child);
             let extension = i32::from(features.check_extension && gives_check);
             let new_depth = depth - 1 + extension;
+            let moved = piece_to(side, m);
+            self.stack[ply].moved = moved;
             self.keys.push(child_key);
             let value = if searched == 0 {
                 -self.negamax::<PV>(&child, child_key, new_depth, ply + 1, -beta, -alpha, true)
@@ -284,7 +297,7 @@ impl AlphaBeta {
                     reduction -= i32::from(PV);
                     reduction -= i32::from(code == killers[0] || code == killers[1]);
                     if features.history {
-                        reduction -= self.history.score(side, code) / LMR_HISTORY_DIVISOR;
+                        reduction -= self.quiet_score(side, m, previous) / LMR_HISTORY_DIVISOR;
                     }
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
@@ -313,13 +326,12 @@ impl AlphaBeta {
                         self.update_pv(ply, code);
                     }
                     if value >= beta {
-                        if quiet {
-                            if features.killers {
-                                self.killers.record(ply, code);
-                            }
-                            if features.history {
-                                self.history.update(side, depth, code, &quiets_tried[..quiet_count]);
-                            }
+                        if quiet && features.killers {
+                            self.killers.record(ply, code);
+                        }
+                        if features.history {
+                            let quiets = (&quiets_tried[..quiet_count], &quiet_pieces[..quiet_count]);
+                            self.learn_from_cutoff(side, depth, m, previous, quiets, &captures_tried[..capture_count]);
                         }
                         break;
                     }
@@ -327,7 +339,11 @@ impl AlphaBeta {
             }
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = code;
+                quiet_pieces[quiet_count] = moved;
                 quiet_count += 1;
+            } else if !quiet && capture_count < captures_tried.len() {
+                captures_tried[capture_count] = Some(m);
+                capture_count += 1;
             }
         }
 
@@ -402,6 +418,44 @@ impl AlphaBeta {
             }
         }
         best_value
+    }
+
+    /// The ordering score of the quiet move `m` by `side`: butterfly history plus the
+    /// continuation histories after the moves `previous` (one and two plies back).
+    #[inline]
+    fn quiet_score(&self, side: shakmaty::Color, m: Move, previous: [PieceTo; 2]) -> i32 {
+        let moved = piece_to(side, m);
+        self.history.score(side, encode(m))
+            + self.continuation[0].score(previous[0], moved)
+            + self.continuation[1].score(previous[1], moved)
+    }
+
+    /// Updates the ordering tables after `best` cut off at `depth`: a quiet cutoff feeds the
+    /// butterfly and continuation histories (bonus to it, malus to the `quiets` tried before
+    /// it, as codes and as pieces) and becomes the counter move to the previous move; a
+    /// capture cutoff earns a capture-history bonus; the `captures` tried before pay a malus.
+    fn learn_from_cutoff(
+        &mut self,
+        side: shakmaty::Color,
+        depth: i32,
+        best: Move,
+        previous: [PieceTo; 2],
+        quiets: (&[MoveCode], &[PieceTo]),
+        captures: &[Option<Move>],
+    ) {
+        let captures = captures.iter().flatten().copied();
+        if is_tactical(best) {
+            self.capture_history.update(side, depth, Some(best), captures);
+            return;
+        }
+        let code = encode(best);
+        let moved = piece_to(side, best);
+        self.history.update(side, depth, code, quiets.0);
+        for (table, &before) in self.continuation.iter_mut().zip(previous.iter()) {
+            table.update(before, depth, moved, quiets.1);
+        }
+        self.counters.record(previous[0], code);
+        self.capture_history.update(side, depth, None, captures);
     }
 
     /// Makes `code` followed by the child's line the principal variation at `ply`.

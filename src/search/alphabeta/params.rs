@@ -43,7 +43,7 @@ pub const LMR_BASE: f64 = 0.75;
 /// Divisor of the logarithmic reduction term.
 pub const LMR_DIVISOR: f64 = 2.25;
 /// History score worth one ply less (or more) of reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+pub const LMR_HISTORY_DIVISOR: i32 = 16384;
 
 /// Internal iterative reduction: shallowest draft where a missing TT move costs a ply.
 pub const IIR_MIN_DEPTH: i32 = 4;
@@ -55,6 +55,10 @@ pub const DELTA_MARGIN: i32 = 200;
 pub const HISTORY_MAX: i32 = 16_384;
 /// Largest single history bonus (the bonus is depth², capped).
 pub const HISTORY_BONUS_MAX: i32 = 1_600;
+
+/// Capture history is divided by this before it joins the MVV-LVA key: at most about a
+/// pawn's worth of victim, so it orders captures of like value and rarely a queen below a pawn.
+pub const CAPTURE_HISTORY_DIVISOR: i32 = 16;
 
 /// `go mate N` alone searches to 2N plies and this many more.
 pub const MATE_SEARCH_EXTRA_PLIES: u32 = 4;

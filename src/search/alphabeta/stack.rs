@@ -1,0 +1,17 @@
+//! What the search keeps for each ply of the line it is on.
+
+use super::history::{NO_PIECE_TO, PieceTo};
+
+/// One ply of the current line.
+#[derive(Clone, Copy, Debug)]
+pub struct PlyState {
+    /// The move being searched at this ply, as piece and destination ([`NO_PIECE_TO`] for
+    /// a null move): the earlier move of the plies below for continuation history.
+    pub moved: PieceTo,
+}
+
+impl Default for PlyState {
+    fn default() -> PlyState {
+        PlyState { moved: NO_PIECE_TO }
+    }
+}
