@@ -6,9 +6,9 @@ use harrier::bench;
 use harrier::search::alphabeta::Features;
 
 /// `harrier bench`'s node count.
-const ALPHA_BETA_SIGNATURE: u64 = 4_204_753;
+const ALPHA_BETA_SIGNATURE: u64 = 4_077_091;
 /// `harrier bench --bandwidth`'s node count.
-const BANDWIDTH_SIGNATURE: u64 = 3_890_804;
+const BANDWIDTH_SIGNATURE: u64 = 4_050_474;
 
 #[test]
 fn alpha_beta_bench_signature_is_unchanged() {

@@ -509,6 +509,81 @@ fn full_search_visits_fewer_nodes_than_plain() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Quiescence with the transposition table
+// ---------------------------------------------------------------------------------------
+
+/// The quiescence value written here from shakmaty alone: stand pat or the best capture or
+/// promotion, every evasion when in check (fail-soft alpha-beta, exact in a full window).
+fn quiescence_reference(pos: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    let in_check = pos.is_check();
+    let moves = pos.legal_moves();
+    let mut best = -INFINITY;
+    if in_check {
+        if moves.is_empty() {
+            return mated_in(ply);
+        }
+    } else {
+        best = evaluate(pos);
+        if best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+    }
+    for &m in moves.iter().filter(|m| in_check || m.is_capture() || m.is_promotion()) {
+        let value = -quiescence_reference(&play(pos, m), ply + 1, -beta, -alpha);
+        if value > best {
+            best = value;
+            alpha = alpha.max(value);
+            if value >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// Without pruning, the quiescence search is exact whatever its table holds: cold or
+/// warm, after null-window searches have stored bounds, it returns the reference value,
+/// and its null-window answers are bounds on the right side of it.
+#[test]
+fn quiescence_with_the_table_agrees_with_the_reference() {
+    let no_pruning = Features { pruning: false, ..Features::FULL };
+    let mut s = searcher(no_pruning);
+    for fen in harrier::bench::POSITIONS {
+        let pos = chess(fen);
+        let exact = quiescence_reference(&pos, 0, -INFINITY, INFINITY);
+        s.new_game();
+        for _ in 0..2 {
+            assert_eq!(s.probe(&pos, &[], 0, -INFINITY, INFINITY, None), Some(exact), "{fen}");
+        }
+        for delta in [-60, -1, 0, 1, 60] {
+            let beta = exact + delta;
+            let value = s.probe(&pos, &[], 0, beta - 1, beta, None).unwrap();
+            if exact >= beta {
+                assert!(value >= beta && value <= exact, "{fen}: beta {beta}, value {value}, exact {exact}");
+            } else {
+                assert!(value < beta && value >= exact, "{fen}: beta {beta}, value {value}, exact {exact}");
+            }
+        }
+        assert_eq!(s.probe(&pos, &[], 0, -INFINITY, INFINITY, None), Some(exact), "{fen}: after the bounds");
+    }
+}
+
+/// The table, quiescence entries included, changes the work and not the answer of a plain
+/// fixed-depth search with quiescence: the same values with and without it.
+#[test]
+fn the_table_keeps_plain_search_values() {
+    let with_table = Features { transposition_table: true, quiescence: true, ..Features::PLAIN };
+    let without = Features { quiescence: true, ..Features::PLAIN };
+    for fen in harrier::bench::POSITIONS.iter().step_by(4) {
+        let pos = chess(fen);
+        let a = search(&pos, &[], 3, with_table).report.score;
+        let b = search(&pos, &[], 3, without).report.score;
+        assert_eq!(a, b, "{fen}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Draws
 // ---------------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ pub mod movepick;
 mod negamax;
 pub mod options;
 pub mod params;
+mod quiescence;
 pub mod see;
 mod stack;
 
@@ -231,7 +232,7 @@ impl AlphaBeta {
         self.node_limit = u64::MAX;
         self.time = clock.cloned();
         if depth == 0 {
-            let value = self.quiescence(pos, 0, alpha, beta);
+            let value = self.quiescence(pos, key_of(pos), 0, alpha, beta);
             return (!self.stopped).then_some(value);
         }
         self.keys.clear();

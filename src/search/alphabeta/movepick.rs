@@ -88,11 +88,12 @@ impl MovePicker {
         MovePicker { moves, scores, next: 0, sorted: false }
     }
 
-    /// Scores captures and promotions for quiescence: MVV-LVA only.
-    pub fn tactical(moves: MoveList) -> MovePicker {
+    /// Scores captures and promotions (or evasions) for quiescence: the table move
+    /// `tt_move` first, then MVV-LVA.
+    pub fn tactical(moves: MoveList, tt_move: MoveCode) -> MovePicker {
         let mut scores = [0; MAX_MOVES];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            *score = mvv_lva(m);
+            *score = if encode(m) == tt_move { TT_MOVE } else { mvv_lva(m) };
         }
         MovePicker { moves, scores, next: 0, sorted: false }
     }

@@ -1,16 +1,17 @@
-//! The recursive search: negamax alpha-beta with principal variation search, and the
-//! quiescence search at the horizon. Node kinds (PV or not) are compile-time parameters.
+//! The recursive search: negamax alpha-beta with principal variation search. Node kinds
+//! (PV or not) are compile-time parameters.
 
 use once_cell::sync::Lazy;
-use shakmaty::{Chess, EnPassantMode, Move, Position, Role, zobrist::Zobrist64};
+use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
 use super::AlphaBeta;
 use super::history::{NO_PIECE_TO, PieceTo, piece_to};
 use super::movepick::{MovePicker, OrderingHints, is_tactical};
 use super::params::*;
-use super::see::{may_lose_material, see};
+use super::quiescence::settles;
+use super::see::see;
 use crate::eval::evaluate;
-use crate::moves::{MoveCode, NO_MOVE, encode, role_value};
+use crate::moves::{MoveCode, NO_MOVE, encode};
 use crate::search::syzygy::TB_WIN_BOUND;
 use crate::search::tt::TtBound;
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, drawn_by_rule, mate_in, mated_in};
@@ -130,7 +131,7 @@ impl AlphaBeta {
         self.pv_len[ply] = 0;
         if depth <= 0 {
             if features.quiescence {
-                return self.quiescence(pos, ply, alpha, beta);
+                return self.quiescence(pos, key, ply, alpha, beta);
             }
             self.visit(ply);
             return evaluate(pos);
@@ -159,15 +160,9 @@ impl AlphaBeta {
         if let Some(hit) = tt_hit
             && !PV
             && hit.depth >= depth
+            && settles(&hit, alpha, beta)
         {
-            let usable = match hit.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => hit.value >= beta,
-                TtBound::Upper => hit.value <= alpha,
-            };
-            if usable {
-                return hit.value;
-            }
+            return hit.value;
         }
         if let Some(value) = self.tablebase_cutoff(pos, key, depth, ply, alpha, beta) {
             return value;
@@ -356,66 +351,6 @@ impl AlphaBeta {
                 TtBound::Upper
             };
             self.tt.store(key, ply, best_move, best_value, static_eval, depth, bound);
-        }
-        best_value
-    }
-
-    /// Quiescence search: stand pat, then captures and promotions (every evasion when in
-    /// check) until the position is quiet.
-    pub(super) fn quiescence(&mut self, pos: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        self.pv_len[ply] = 0;
-        if self.visit(ply) {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
-        }
-        let pruning = self.features.pruning;
-        let in_check = pos.is_check();
-        let mut moves = pos.legal_moves();
-        let stand_pat;
-        let mut best_value;
-        if in_check {
-            if moves.is_empty() {
-                return mated_in(ply);
-            }
-            stand_pat = -INFINITY;
-            best_value = -INFINITY;
-        } else {
-            stand_pat = evaluate(pos);
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best_value = stand_pat;
-            moves.retain(|m| is_tactical(*m));
-        }
-
-        for m in MovePicker::tactical(moves) {
-            if !in_check && pruning {
-                let gain = m.capture().map_or(0, role_value)
-                    + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
-                    + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
-                let hopeless = alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
-                if hopeless || (may_lose_material(m) && see(pos, m) < 0) {
-                    continue;
-                }
-            }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let value = -self.quiescence(&child, ply + 1, -beta, -alpha);
-            if self.stopped {
-                return 0;
-            }
-            if value > best_value {
-                best_value = value;
-                if value > alpha {
-                    alpha = value;
-                    if value >= beta {
-                        break;
-                    }
-                }
-            }
         }
         best_value
     }

@@ -48,6 +48,10 @@ pub const LMR_HISTORY_DIVISOR: i32 = 16384;
 /// Internal iterative reduction: shallowest draft where a missing TT move costs a ply.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// The draft quiescence results are stored with: below every main-search draft, so they
+/// never cut off a main-search node but give it a move and an evaluation.
+pub const QUIESCENCE_DRAFT: i32 = 0;
+
 /// Quiescence delta pruning: a capture must be able to lift the score within this of alpha.
 pub const DELTA_MARGIN: i32 = 200;
 
