@@ -6,9 +6,9 @@ use harrier::bench;
 use harrier::search::alphabeta::Features;
 
 /// `harrier bench`'s node count.
-const ALPHA_BETA_SIGNATURE: u64 = 4_077_091;
+const ALPHA_BETA_SIGNATURE: u64 = 2_774_981;
 /// `harrier bench --bandwidth`'s node count.
-const BANDWIDTH_SIGNATURE: u64 = 4_050_474;
+const BANDWIDTH_SIGNATURE: u64 = 3_850_081;
 
 #[test]
 fn alpha_beta_bench_signature_is_unchanged() {

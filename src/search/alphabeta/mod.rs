@@ -2,6 +2,7 @@
 //! principal variation search, a transposition table, quiescence search, killer, counter
 //! move and history move ordering, and the usual selective pruning.
 
+mod correction;
 pub mod history;
 pub mod movepick;
 mod negamax;
@@ -17,6 +18,7 @@ use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
 
+use crate::eval::evaluate;
 use crate::moves::{MoveCode, NO_MOVE, decode, encode};
 use crate::search::options::OptionValue;
 use crate::search::syzygy::Syzygy;
@@ -26,6 +28,7 @@ use crate::search::{
     Bound, INFINITY, Limits, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Progress, Report, Reporter, Score, SearchJob,
     SearchOutcome, Searcher, Signals, mated_in,
 };
+use correction::CorrectionHistory;
 use history::{CaptureHistory, ContinuationHistory, CounterMoves, History, Killers, piece_to};
 use movepick::{MovePicker, OrderingHints};
 use negamax::{key_after, key_of};
@@ -69,7 +72,8 @@ pub struct Features {
     /// Order moves by what earlier cutoffs taught: butterfly, continuation and capture
     /// history, counter moves.
     pub history: bool,
-    /// Selective pruning and reductions (null move, futility, LMR, LMP, SEE, IIR).
+    /// Selective pruning and reductions (null move, futility, LMR, LMP, SEE, IIR), and the
+    /// correction history of the static evaluation they rely on.
     pub pruning: bool,
     /// Search checking moves one ply deeper.
     pub check_extension: bool,
@@ -141,6 +145,7 @@ pub struct AlphaBeta {
     continuation: [ContinuationHistory; 2],
     counters: CounterMoves,
     capture_history: CaptureHistory,
+    correction: CorrectionHistory,
     signals: Arc<Signals>,
     // State of the running search.
     nodes: u64,
@@ -180,6 +185,7 @@ impl AlphaBeta {
             continuation: Default::default(),
             counters: CounterMoves::default(),
             capture_history: CaptureHistory::default(),
+            correction: CorrectionHistory::default(),
             signals,
             nodes: 0,
             node_limit: u64::MAX,
@@ -323,6 +329,7 @@ impl AlphaBeta {
         start: Instant,
     ) -> i32 {
         self.pv_len[0] = 0;
+        self.stack[0].static_eval = (!root.is_check()).then(|| self.static_eval(root, evaluate(root)));
         let mut best_value = -INFINITY;
         for index in 0..root_moves.len() {
             let mv = root_moves[index].mv;
@@ -592,6 +599,7 @@ impl Searcher for AlphaBeta {
         self.continuation.iter_mut().for_each(ContinuationHistory::clear);
         self.counters.clear();
         self.capture_history.clear();
+        self.correction.clear();
     }
 
     fn clear(&mut self) {

@@ -168,13 +168,16 @@ impl AlphaBeta {
             return value;
         }
 
-        let static_eval = if in_check { -INFINITY } else { tt_hit.map_or_else(|| evaluate(pos), |h| h.eval) };
+        let raw_eval = if in_check { -INFINITY } else { tt_hit.map_or_else(|| evaluate(pos), |h| h.eval) };
+        let static_eval = if in_check { -INFINITY } else { self.static_eval(pos, raw_eval) };
+        self.stack[ply].static_eval = (!in_check).then_some(static_eval);
+        let improving = self.improving(ply);
 
         if features.pruning && !PV && !in_check {
             // Reverse futility pruning: far above beta at low draft, a quiet position holds.
             // Not against a mate-score beta: only a search can prove a faster mate.
             if depth <= RFP_MAX_DEPTH
-                && static_eval - RFP_MARGIN * depth >= beta
+                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
                 && static_eval < MATE_BOUND
                 && beta.abs() < MATE_BOUND
             {
@@ -242,6 +245,7 @@ impl AlphaBeta {
 
         let mut best_value = -INFINITY;
         let mut best_move = NO_MOVE;
+        let mut best_is_tactical = false;
         let mut quiets_tried = [NO_MOVE; 64];
         let mut quiet_pieces = [NO_PIECE_TO; 64];
         let mut quiet_count = 0usize;
@@ -253,7 +257,10 @@ impl AlphaBeta {
             && !in_check
             && depth <= FUTILITY_MAX_DEPTH
             && alpha.abs() < MATE_BOUND
-            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth + FUTILITY_IMPROVING * i32::from(improving)
+                <= alpha;
+        let lmp_limit =
+            if improving { LMP_BASE + depth * depth } else { (LMP_BASE + depth * depth) / LMP_NOT_IMPROVING_DIVISOR };
 
         for m in picker {
             let code = encode(m);
@@ -263,7 +270,7 @@ impl AlphaBeta {
             let gives_check = child.is_check();
 
             if features.pruning && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
-                if depth <= LMP_MAX_DEPTH && quiet_count as i32 >= LMP_BASE + depth * depth {
+                if depth <= LMP_MAX_DEPTH && quiet_count as i32 >= lmp_limit {
                     continue;
                 }
                 if futile {
@@ -316,6 +323,7 @@ impl AlphaBeta {
                 best_value = value;
                 if value > alpha {
                     best_move = code;
+                    best_is_tactical = !quiet;
                     alpha = value;
                     if PV {
                         self.update_pv(ply, code);
@@ -342,17 +350,43 @@ impl AlphaBeta {
             }
         }
 
+        let bound = if best_value >= beta {
+            TtBound::Lower
+        } else if best_move != NO_MOVE {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        // The search's value teaches the static evaluation when it is exact or a bound on
+        // the far side of it, and not the result of winning material.
+        let informative = match bound {
+            TtBound::Exact => true,
+            TtBound::Lower => best_value > static_eval,
+            TtBound::Upper => best_value < static_eval,
+        };
+        if features.pruning && !in_check && !best_is_tactical && informative && best_value.abs() < MATE_BOUND {
+            self.correction.update(pos, depth, best_value - raw_eval);
+        }
         if features.transposition_table {
-            let bound = if best_value >= beta {
-                TtBound::Lower
-            } else if best_move != NO_MOVE {
-                TtBound::Exact
-            } else {
-                TtBound::Upper
-            };
-            self.tt.store(key, ply, best_move, best_value, static_eval, depth, bound);
+            self.tt.store(key, ply, best_move, best_value, raw_eval, depth, bound);
         }
         best_value
+    }
+
+    /// The static evaluation `raw` of `pos` as pruning uses it: with the correction history
+    /// added when pruning is on.
+    #[inline]
+    pub(super) fn static_eval(&self, pos: &Chess, raw: i32) -> i32 {
+        if self.features.pruning { self.correction.corrected(pos, raw) } else { raw }
+    }
+
+    /// True when the static evaluation at `ply` is better than two plies before (or four,
+    /// when the side was in check then; true when neither is known): the side to move is
+    /// making progress, so pruning should be more careful.
+    fn improving(&self, ply: usize) -> bool {
+        let Some(now) = self.stack[ply].static_eval else { return false };
+        let before = [2, 4].into_iter().filter(|&back| ply >= back).find_map(|back| self.stack[ply - back].static_eval);
+        before.is_none_or(|before| now > before)
     }
 
     /// The ordering score of the quiet move `m` by `side`: butterfly history plus the

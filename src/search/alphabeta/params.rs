@@ -10,7 +10,7 @@ pub const ASPIRATION_DELTA: i32 = 25;
 
 /// Reverse futility pruning: deepest draft where it applies.
 pub const RFP_MAX_DEPTH: i32 = 7;
-/// Reverse futility margin per ply of draft.
+/// Reverse futility margin per ply of draft (one ply less when the eval is improving).
 pub const RFP_MARGIN: i32 = 75;
 
 /// Null-move pruning: shallowest draft where it applies.
@@ -28,11 +28,16 @@ pub const FUTILITY_MAX_DEPTH: i32 = 6;
 pub const FUTILITY_BASE: i32 = 100;
 /// Futility margin per ply.
 pub const FUTILITY_PER_DEPTH: i32 = 100;
+/// Futility margin added when the eval is improving: such a node is likelier to climb.
+pub const FUTILITY_IMPROVING: i32 = 50;
 
 /// Late move pruning: deepest draft where it applies.
 pub const LMP_MAX_DEPTH: i32 = 6;
-/// Late move pruning: quiets allowed before pruning is `LMP_BASE + depth²`.
+/// Late move pruning: quiets allowed before pruning is `LMP_BASE + depth²` when the eval
+/// is improving...
 pub const LMP_BASE: i32 = 3;
+/// ...and that divided by this when it is not: a node going down needs fewer tries.
+pub const LMP_NOT_IMPROVING_DIVISOR: i32 = 2;
 
 /// Late move reductions: shallowest draft where they apply.
 pub const LMR_MIN_DEPTH: i32 = 3;
@@ -63,6 +68,18 @@ pub const HISTORY_BONUS_MAX: i32 = 1_600;
 /// Capture history is divided by this before it joins the MVV-LVA key: at most about a
 /// pawn's worth of victim, so it orders captures of like value and rarely a queen below a pawn.
 pub const CAPTURE_HISTORY_DIVISOR: i32 = 16;
+
+/// Correction history: slots per side (indexed by pawn-structure hash).
+pub const CORRECTION_SIZE: usize = 16_384;
+/// Correction history entries are kept in 1/this centipawns, for smooth averaging.
+pub const CORRECTION_GRAIN: i32 = 256;
+/// Correction history: the largest correction, in centipawns.
+pub const CORRECTION_MAX: i32 = 64;
+/// Correction history: an update weighs `min(depth + 1, this)` out of
+/// [`CORRECTION_WEIGHT_SUM`] against the old entry.
+pub const CORRECTION_WEIGHT_MAX: i32 = 16;
+/// See [`CORRECTION_WEIGHT_MAX`].
+pub const CORRECTION_WEIGHT_SUM: i32 = 256;
 
 /// `go mate N` alone searches to 2N plies and this many more.
 pub const MATE_SEARCH_EXTRA_PLIES: u32 = 4;

@@ -61,9 +61,10 @@ impl AlphaBeta {
             best_value = -INFINITY;
         } else {
             raw_eval = tt_hit.map_or_else(|| evaluate(pos), |h| h.eval);
+            let static_eval = self.static_eval(pos, raw_eval);
             stand_pat = match tt_hit {
-                Some(hit) if hit.value.abs() < MATE_BOUND && settles(&hit, raw_eval, raw_eval) => hit.value,
-                _ => raw_eval,
+                Some(hit) if hit.value.abs() < MATE_BOUND && settles(&hit, static_eval, static_eval) => hit.value,
+                _ => static_eval,
             };
             if stand_pat >= beta {
                 if may_store {

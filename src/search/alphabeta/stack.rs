@@ -8,10 +8,12 @@ pub struct PlyState {
     /// The move being searched at this ply, as piece and destination ([`NO_PIECE_TO`] for
     /// a null move): the earlier move of the plies below for continuation history.
     pub moved: PieceTo,
+    /// The corrected static evaluation at this ply; `None` in check or not known.
+    pub static_eval: Option<i32>,
 }
 
 impl Default for PlyState {
     fn default() -> PlyState {
-        PlyState { moved: NO_PIECE_TO }
+        PlyState { moved: NO_PIECE_TO, static_eval: None }
     }
 }
