@@ -9,6 +9,7 @@ mod negamax;
 pub mod options;
 pub mod params;
 mod quiescence;
+mod root;
 pub mod see;
 mod stack;
 
@@ -18,7 +19,6 @@ use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::eval::evaluate;
 use crate::moves::{MoveCode, NO_MOVE, decode, encode};
 use crate::search::options::OptionValue;
 use crate::search::syzygy::Syzygy;
@@ -29,10 +29,9 @@ use crate::search::{
     SearchOutcome, Searcher, Signals, mated_in,
 };
 use correction::CorrectionHistory;
-use history::{CaptureHistory, ContinuationHistory, CounterMoves, History, Killers, piece_to};
-use movepick::{MovePicker, OrderingHints};
+use history::{CaptureHistory, ContinuationHistory, CounterMoves, History, Killers};
 use negamax::{key_after, key_of};
-use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, SMP_SKIP_PHASE, SMP_SKIP_SIZE};
+use params::{SMP_SKIP_PHASE, SMP_SKIP_SIZE};
 use stack::PlyState;
 
 /// How many plies less than `depth` a principal-variation node searches the quiet move it
@@ -58,7 +57,7 @@ fn mate_search_depth(limits: &Limits) -> Option<u32> {
 }
 
 /// A search running this long starts printing `currmove` lines and aspiration bounds.
-const VERBOSE_AFTER_MS: u128 = 1000;
+pub(super) const VERBOSE_AFTER_MS: u128 = 1000;
 
 /// Parts of the search that can be switched off, for tests and measurements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,16 +108,6 @@ impl Default for Features {
     fn default() -> Features {
         Features::FULL
     }
-}
-
-/// One root move and what the last iterations learned about it.
-#[derive(Clone, Copy, Debug)]
-struct RootMove {
-    mv: Move,
-    /// Value from the last iteration where it was searched with an open window.
-    value: i32,
-    /// Nodes spent below it in the current iteration (orders the non-best moves).
-    nodes: u64,
 }
 
 /// The alpha-beta searcher and its memory between searches.
@@ -296,91 +285,6 @@ impl AlphaBeta {
         }
     }
 
-    /// Legal root moves (restricted to `searchmoves` when given), ordered for depth 1.
-    fn initial_root_moves(&self, root: &Chess, root_key: u64, searchmoves: &[Move]) -> Vec<RootMove> {
-        let mut legal = root.legal_moves();
-        if !searchmoves.is_empty() {
-            legal.retain(|m| searchmoves.contains(m));
-        }
-        let tt_move = self.tt.probe(root_key, 0).map_or(NO_MOVE, |h| h.mv);
-        let see_of = |m: Move| see::see(root, m);
-        let hints = OrderingHints {
-            tt_move,
-            killers: [NO_MOVE; 2],
-            counter: NO_MOVE,
-            history: None,
-            capture_history: None,
-            see: Some(&see_of),
-        };
-        MovePicker::new(legal, &hints).map(|mv| RootMove { mv, value: -INFINITY, nodes: 0 }).collect()
-    }
-
-    /// One iteration over the root moves; returns the best value (fail-soft).
-    #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
-    fn search_root(
-        &mut self,
-        root: &Chess,
-        root_key: u64,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        root_moves: &mut [RootMove],
-        reporter: &mut dyn Reporter,
-        start: Instant,
-    ) -> i32 {
-        self.pv_len[0] = 0;
-        self.stack[0].static_eval = (!root.is_check()).then(|| self.static_eval(root, evaluate(root)));
-        let mut best_value = -INFINITY;
-        for index in 0..root_moves.len() {
-            let mv = root_moves[index].mv;
-            if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
-                reporter.report(Progress::CurrentMove { depth: depth as u32, mv, number: index as u32 + 1 });
-            }
-            let nodes_before = self.nodes;
-            let mut child = root.clone();
-            child.play_unchecked(mv);
-            let child_key = key_after(root, root_key, mv, &child);
-            let extension = i32::from(self.features.check_extension && child.is_check());
-            let new_depth = depth - 1 + extension;
-            self.stack[0].moved = piece_to(root.turn(), mv);
-            self.keys.push(child_key);
-            let value = if index == 0 {
-                -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
-            } else {
-                let value = -self.negamax::<false>(&child, child_key, new_depth, 1, -alpha - 1, -alpha, true);
-                if value > alpha && value < beta {
-                    -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
-                } else {
-                    value
-                }
-            };
-            self.keys.pop();
-            root_moves[index].nodes = self.nodes - nodes_before;
-            if self.stopped {
-                return best_value;
-            }
-            if value > best_value {
-                best_value = value;
-            }
-            if value > alpha {
-                root_moves[index].value = value;
-                alpha = value;
-                self.update_pv(0, encode(mv));
-                if value >= beta {
-                    break;
-                }
-            } else {
-                root_moves[index].value = -INFINITY;
-            }
-        }
-        // The best move first, the others by the effort they took (a proxy for how close
-        // they came).
-        if let Some(best) = self.pv_len[0].checked_sub(1).map(|_| self.pv[0][0]) {
-            root_moves.sort_by_key(|rm| (encode(rm.mv) != best, std::cmp::Reverse(rm.nodes)));
-        }
-        best_value
-    }
-
     /// Nodes of this search, the Lazy SMP helpers' included.
     fn all_nodes(&self) -> u64 {
         let helpers = if self.helper_index == 0 {
@@ -389,51 +293,6 @@ impl AlphaBeta {
             0
         };
         self.nodes + helpers
-    }
-
-    /// One iteration over `root_moves` with aspiration windows around `previous`, the
-    /// value this line had in the last iteration; returns its value (meaningless when the
-    /// search was stopped).
-    #[allow(clippy::too_many_arguments)]
-    fn search_line(
-        &mut self,
-        root: &Chess,
-        root_key: u64,
-        depth: u32,
-        previous: i32,
-        root_moves: &mut [RootMove],
-        multipv: u32,
-        reporter: &mut dyn Reporter,
-        start: Instant,
-    ) -> i32 {
-        let (mut alpha, mut beta) = (-INFINITY, INFINITY);
-        let mut delta = ASPIRATION_DELTA;
-        if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
-            alpha = (previous - delta).max(-INFINITY);
-            beta = (previous + delta).min(INFINITY);
-        }
-        loop {
-            let value = self.search_root(root, root_key, depth as i32, alpha, beta, root_moves, reporter, start);
-            if self.stopped {
-                return value;
-            }
-            let bound = if value <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = (value - delta).max(-INFINITY);
-                Bound::Upper
-            } else if value >= beta {
-                beta = (value + delta).min(INFINITY);
-                Bound::Lower
-            } else {
-                return value;
-            };
-            delta *= 2;
-            if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
-                let line = self.principal_line(root);
-                let report = Report { multipv, ..self.report(depth, value, bound, line, start) };
-                reporter.report(Progress::Iteration(report));
-            }
-        }
     }
 
     /// True when this Lazy SMP helper leaves iteration `depth` to the other threads. The
