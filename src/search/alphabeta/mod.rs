@@ -12,6 +12,7 @@ mod quiescence;
 mod root;
 pub mod see;
 mod stack;
+mod timing;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -386,6 +387,7 @@ impl Searcher for AlphaBeta {
         let mut best_line: Vec<Move> = vec![root_moves[0].mv];
         let mut best_value: i32 = 0;
         let mut final_report = None;
+        let mut stability = timing::Stability::default();
         for depth in 1..=max_depth {
             if self.skips(depth) {
                 continue;
@@ -424,7 +426,11 @@ impl Searcher for AlphaBeta {
             {
                 break;
             }
+            let root_nodes = root_moves.iter().map(|rm| rm.nodes).sum();
+            let best_nodes = root_moves.iter().find(|rm| rm.mv == best_line[0]).map_or(0, |rm| rm.nodes);
+            let scale = stability.soft_scale(depth, best_line[0], value, best_nodes, root_nodes);
             let time = self.time.as_mut().expect("set at the start of the search");
+            time.scale_soft(scale);
             if time.stop_after_iteration(&self.signals) {
                 break;
             }

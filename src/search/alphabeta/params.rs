@@ -81,6 +81,25 @@ pub const CORRECTION_WEIGHT_MAX: i32 = 16;
 /// See [`CORRECTION_WEIGHT_MAX`].
 pub const CORRECTION_WEIGHT_SUM: i32 = 256;
 
+/// Time management: iterations before this depth leave the soft budget as it is.
+pub const TM_MIN_DEPTH: u32 = 5;
+/// Time management: per cent more time per recent best-move change (changes halve in
+/// weight every iteration).
+pub const TM_CHANGE_PERCENT: u32 = 60;
+/// Time management: per cent more time per 10 cp the score fell since the last iteration...
+pub const TM_DROP_PERCENT_PER_10CP: i32 = 5;
+/// ...counting at most this many centipawns of fall.
+pub const TM_DROP_CAP: i32 = 100;
+/// Time management: the budget share, in per cent, for a best move that took none of the
+/// root's nodes; it falls by [`TM_NODE_SLOPE_PERCENT`] times the share it took.
+pub const TM_NODE_BASE_PERCENT: u32 = 150;
+/// See [`TM_NODE_BASE_PERCENT`].
+pub const TM_NODE_SLOPE_PERCENT: u32 = 100;
+/// Time management: the least share of the soft budget a search uses, in per cent...
+pub const TM_MIN_PERCENT: u32 = 50;
+/// ...and the most (the hard budget caps it anyway).
+pub const TM_MAX_PERCENT: u32 = 250;
+
 /// `go mate N` alone searches to 2N plies and this many more.
 pub const MATE_SEARCH_EXTRA_PLIES: u32 = 4;
 
