@@ -6,9 +6,9 @@ use harrier::bench;
 use harrier::search::alphabeta::Features;
 
 /// `harrier bench`'s node count.
-const ALPHA_BETA_SIGNATURE: u64 = 2_774_981;
+const ALPHA_BETA_SIGNATURE: u64 = 3_926_917;
 /// `harrier bench --bandwidth`'s node count.
-const BANDWIDTH_SIGNATURE: u64 = 3_850_081;
+const BANDWIDTH_SIGNATURE: u64 = 3_791_907;
 
 #[test]
 fn alpha_beta_bench_signature_is_unchanged() {

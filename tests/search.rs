@@ -214,13 +214,13 @@ fn hard_mate_suite_claims_are_true() {
     check_mate_claims(&records);
 }
 
-/// The full engine at depth 6 (as `harrier epd --depth 6`) reports the exact mate
+/// The full engine at `depth` (as `harrier epd --depth 6`) reports the exact mate
 /// distance and plays a move that mates that fast.
-fn check_engine_mates(records: &[MateRecord]) -> Vec<String> {
+fn check_engine_mates(records: &[MateRecord], depth: u32) -> Vec<String> {
     let mut s = searcher(Features::FULL);
     let mut failures = Vec::new();
     for r in records {
-        let outcome = search_with(&mut s, &r.pos, &[], 6);
+        let outcome = search_with(&mut s, &r.pos, &[], depth);
         let best = outcome.best.expect("a move");
         if outcome.report.score != Score::Mate(r.dm as i32) || !mating_move(&r.pos, best, r.dm) {
             failures.push(format!("{}: {} {:?} (mate in {})", r.id, uci(best), outcome.report.score, r.dm));
@@ -232,7 +232,15 @@ fn check_engine_mates(records: &[MateRecord]) -> Vec<String> {
 
 #[test]
 fn engine_finds_every_mate() {
-    let failures = check_engine_mates(&mate_records(MATES));
+    let failures = check_engine_mates(&mate_records(MATES), 6);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Deep enough for singular extensions, multi-cut and razoring to act at many nodes: the
+/// mates stay found with their exact distance.
+#[test]
+fn engine_finds_every_mate_with_deep_selective_search() {
+    let failures = check_engine_mates(&mate_records(MATES), 10);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -259,7 +267,7 @@ fn engine_finds_mates_hidden_by_pruning_at_mate_bounds() {
     let records: Vec<MateRecord> =
         mate_records(MATES_HARD).into_iter().filter(|r| r.c1 == "mate-score bounds").collect();
     assert!(records.len() >= 5);
-    let failures = check_engine_mates(&records);
+    let failures = check_engine_mates(&records, 6);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

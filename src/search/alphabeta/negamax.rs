@@ -13,7 +13,7 @@ use super::see::see;
 use crate::eval::evaluate;
 use crate::moves::{MoveCode, NO_MOVE, encode};
 use crate::search::syzygy::TB_WIN_BOUND;
-use crate::search::tt::TtBound;
+use crate::search::tt::{TtBound, TtHit};
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, drawn_by_rule, mate_in, mated_in};
 
 /// Late-move reductions by draft and move number.
@@ -45,6 +45,16 @@ pub(super) fn key_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
 #[inline]
 pub(super) fn key_of(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// What a singular-extension test found about the table move.
+enum Singular {
+    /// The other moves all fail well below it: search it a ply deeper.
+    Extend,
+    /// Other moves reach beta too: the node fails high with this value.
+    MultiCut(i32),
+    /// Neither.
+    No,
 }
 
 /// True if the side to move has a piece other than pawns and king (null move is safe).
@@ -155,16 +165,22 @@ impl AlphaBeta {
         }
 
         let in_check = pos.is_check();
+        // A singular-extension search of this node without one move: it must not take the
+        // node's own results from the table, nor leave its partial ones there.
+        let excluded = self.stack[ply].excluded;
         let tt_hit = if features.transposition_table { self.tt.probe(key, ply) } else { None };
         let tt_move = tt_hit.map_or(NO_MOVE, |h| h.mv);
         if let Some(hit) = tt_hit
             && !PV
+            && excluded == NO_MOVE
             && hit.depth >= depth
             && settles(&hit, alpha, beta)
         {
             return hit.value;
         }
-        if let Some(value) = self.tablebase_cutoff(pos, key, depth, ply, alpha, beta) {
+        if excluded == NO_MOVE
+            && let Some(value) = self.tablebase_cutoff(pos, key, depth, ply, alpha, beta)
+        {
             return value;
         }
 
@@ -173,7 +189,7 @@ impl AlphaBeta {
         self.stack[ply].static_eval = (!in_check).then_some(static_eval);
         let improving = self.improving(ply);
 
-        if features.pruning && !PV && !in_check {
+        if features.pruning && !PV && !in_check && excluded == NO_MOVE {
             // Reverse futility pruning: far above beta at low draft, a quiet position holds.
             // Not against a mate-score beta: only a search can prove a faster mate.
             if depth <= RFP_MAX_DEPTH
@@ -224,6 +240,22 @@ impl AlphaBeta {
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { 0 };
         }
+        let mut singular = false;
+        if features.pruning
+            && ply > 0
+            && excluded == NO_MOVE
+            && depth >= SE_MIN_DEPTH
+            && let Some(hit) = tt_hit
+        {
+            match self.singular(pos, key, depth, ply, beta, hit) {
+                Singular::Extend => singular = true,
+                Singular::MultiCut(value) => return value,
+                Singular::No => {}
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
         let side = pos.turn();
         let killers = if features.killers { self.killers.at(ply) } else { [NO_MOVE; 2] };
         // The moves one and two plies back, for continuation history and counter moves.
@@ -264,6 +296,9 @@ impl AlphaBeta {
 
         for m in picker {
             let code = encode(m);
+            if code == excluded {
+                continue;
+            }
             let quiet = !is_tactical(m);
             let mut child = pos.clone();
             child.play_unchecked(m);
@@ -279,7 +314,7 @@ impl AlphaBeta {
             }
 
             let child_key = key_after(pos, key, m, &child);
-            let extension = i32::from(features.check_extension && gives_check);
+            let extension = i32::from((features.check_extension && gives_check) || (singular && code == tt_move));
             let new_depth = depth - 1 + extension;
             let moved = piece_to(side, m);
             self.stack[ply].moved = moved;
@@ -364,6 +399,9 @@ impl AlphaBeta {
             TtBound::Lower => best_value > static_eval,
             TtBound::Upper => best_value < static_eval,
         };
+        if excluded != NO_MOVE {
+            return best_value;
+        }
         if features.pruning && !in_check && !best_is_tactical && informative && best_value.abs() < MATE_BOUND {
             self.correction.update(pos, depth, best_value - raw_eval);
         }
@@ -371,6 +409,32 @@ impl AlphaBeta {
             self.tt.store(key, ply, best_move, best_value, raw_eval, depth, bound);
         }
         best_value
+    }
+
+    /// Singular extension test of the table move `hit.mv` at a node of draft `depth`: when
+    /// the table knows it as good (a lower or exact bound not much shallower), the other
+    /// moves are searched at half the draft against a bar below its value. If all fail low,
+    /// the move is singular and gets a ply more; if even that bar reaches `beta`, several
+    /// moves cut off and the node fails high at once (multi-cut).
+    fn singular(&mut self, pos: &Chess, key: u64, depth: i32, ply: usize, beta: i32, hit: TtHit) -> Singular {
+        if hit.mv == NO_MOVE
+            || hit.bound == TtBound::Upper
+            || hit.depth < depth - SE_TT_DEPTH_MARGIN
+            || hit.value.abs() >= MATE_BOUND
+        {
+            return Singular::No;
+        }
+        let singular_beta = hit.value - SE_MARGIN * depth;
+        self.stack[ply].excluded = hit.mv;
+        let value = self.negamax::<false>(pos, key, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, false);
+        self.stack[ply].excluded = NO_MOVE;
+        if value < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
+        } else {
+            Singular::No
+        }
     }
 
     /// The static evaluation `raw` of `pos` as pruning uses it: with the correction history

@@ -50,6 +50,14 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// History score worth one ply less (or more) of reduction.
 pub const LMR_HISTORY_DIVISOR: i32 = 16384;
 
+/// Singular extensions: shallowest draft where the table move is tested.
+pub const SE_MIN_DEPTH: i32 = 8;
+/// Singular extensions: the table entry must be at most this many plies shallower.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// Singular extensions: the other moves must all fail below the table value minus this
+/// many centipawns per ply of draft.
+pub const SE_MARGIN: i32 = 2;
+
 /// Internal iterative reduction: shallowest draft where a missing TT move costs a ply.
 pub const IIR_MIN_DEPTH: i32 = 4;
 

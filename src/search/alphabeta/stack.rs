@@ -1,6 +1,7 @@
 //! What the search keeps for each ply of the line it is on.
 
 use super::history::{NO_PIECE_TO, PieceTo};
+use crate::moves::{MoveCode, NO_MOVE};
 
 /// One ply of the current line.
 #[derive(Clone, Copy, Debug)]
@@ -10,10 +11,12 @@ pub struct PlyState {
     pub moved: PieceTo,
     /// The corrected static evaluation at this ply; `None` in check or not known.
     pub static_eval: Option<i32>,
+    /// The move a singular-extension search at this ply leaves out ([`NO_MOVE`]: none).
+    pub excluded: MoveCode,
 }
 
 impl Default for PlyState {
     fn default() -> PlyState {
-        PlyState { moved: NO_PIECE_TO, static_eval: None }
+        PlyState { moved: NO_PIECE_TO, static_eval: None, excluded: NO_MOVE }
     }
 }
