@@ -249,7 +249,9 @@ impl AlphaBeta {
         {
             match self.singular(pos, key, depth, ply, beta, hit) {
                 Singular::Extend => singular = true,
-                Singular::MultiCut(value) => return value,
+                // A PV node owes an exact value: a bound from a shallower search is not one.
+                Singular::MultiCut(value) if !PV => return value,
+                Singular::MultiCut(_) => {}
                 Singular::No => {}
             }
             if self.stopped {
