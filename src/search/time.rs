@@ -50,6 +50,8 @@ pub struct TimeManager {
     /// The share of the soft budget in use, in per cent: a searcher lowers it when its
     /// result looks settled and raises it when it does not. Never past the hard budget.
     soft_scale_percent: u32,
+    /// True when the budgets come from the clocks; a fixed `movetime` is not rescaled.
+    from_clock: bool,
     /// An iteration ended after the soft budget ran out while pondering: the search stops
     /// as soon as `ponderhit` comes.
     stop_on_ponderhit: bool,
@@ -65,6 +67,7 @@ impl TimeManager {
             soft: soft.map(Duration::from_millis),
             hard: hard.map(Duration::from_millis),
             soft_scale_percent: 100,
+            from_clock: limits.movetime.is_none(),
             stop_on_ponderhit: false,
         }
     }
@@ -77,9 +80,12 @@ impl TimeManager {
     }
 
     /// Uses `percent` per cent of the soft budget from now on (not cumulative: each call
-    /// replaces the last), never more than the hard budget.
+    /// replaces the last), never more than the hard budget. A fixed `movetime` stays as
+    /// the GUI asked.
     pub fn scale_soft(&mut self, percent: u32) {
-        self.soft_scale_percent = percent;
+        if self.from_clock {
+            self.soft_scale_percent = percent;
+        }
     }
 
     /// The soft budget with its scale applied, capped by the hard budget.
@@ -216,7 +222,7 @@ mod tests {
     /// A manager whose clock started `ms` ago, with a 100 ms soft and 300 ms hard budget.
     fn started_ago(ms: u64) -> TimeManager {
         let start = Instant::now() - Duration::from_millis(ms);
-        let limits = Limits { movetime: Some(100), ..Limits::default() };
+        let limits = clock(10_000, 0, None);
         TimeManager {
             soft: Some(Duration::from_millis(100)),
             hard: Some(Duration::from_millis(300)),
@@ -296,6 +302,14 @@ mod tests {
         let mut late = late;
         late.scale_soft(1000);
         assert!(late.soft_expired(&signals) && late.hard_expired(&signals));
+    }
+
+    #[test]
+    fn a_fixed_movetime_is_not_rescaled() {
+        let limits = Limits { movetime: Some(100), ..Limits::default() };
+        let mut time = TimeManager::new(&limits, Color::White, 0, Instant::now() - Duration::from_millis(70));
+        time.scale_soft(50);
+        assert!(!time.soft_expired(&Signals::default()));
     }
 
     #[test]
