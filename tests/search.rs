@@ -215,13 +215,19 @@ fn hard_mate_suite_claims_are_true() {
     check_mate_claims(&records);
 }
 
-/// The full engine, searching as deep as `go mate N` does (2N plies and a margin for the
-/// selective search), reports the exact mate distance and plays a move that mates that fast.
-fn check_engine_mates(records: &[MateRecord]) -> Vec<String> {
+/// The depth `go mate N` searches for a mate in N: 2N plies and a margin for the
+/// selective search.
+fn go_mate_depth(record: &MateRecord) -> u32 {
+    2 * record.dm + MATE_SEARCH_EXTRA_PLIES
+}
+
+/// The full engine at the depth `depth_of` gives each record reports the exact mate
+/// distance and plays a move that mates that fast.
+fn check_engine_mates(records: &[MateRecord], depth_of: impl Fn(&MateRecord) -> u32) -> Vec<String> {
     let mut s = searcher(Features::FULL);
     let mut failures = Vec::new();
     for r in records {
-        let outcome = search_with(&mut s, &r.pos, &[], 2 * r.dm + MATE_SEARCH_EXTRA_PLIES);
+        let outcome = search_with(&mut s, &r.pos, &[], depth_of(r));
         let best = outcome.best.expect("a move");
         if outcome.report.score != Score::Mate(r.dm as i32) || !mating_move(&r.pos, best, r.dm) {
             failures.push(format!("{}: {} {:?} (mate in {})", r.id, uci(best), outcome.report.score, r.dm));
@@ -233,7 +239,15 @@ fn check_engine_mates(records: &[MateRecord]) -> Vec<String> {
 
 #[test]
 fn engine_finds_every_mate() {
-    let failures = check_engine_mates(&mate_records(MATES));
+    let failures = check_engine_mates(&mate_records(MATES), go_mate_depth);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Deep enough for singular extensions, multi-cut and razoring to act at many nodes: the
+/// mates stay found with their exact distance.
+#[test]
+fn engine_finds_every_mate_with_deep_selective_search() {
+    let failures = check_engine_mates(&mate_records(MATES), |_| 10);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -260,7 +274,7 @@ fn engine_finds_mates_hidden_by_pruning_at_mate_bounds() {
     let records: Vec<MateRecord> =
         mate_records(MATES_HARD).into_iter().filter(|r| r.c1 == "mate-score bounds").collect();
     assert!(records.len() >= 5);
-    let failures = check_engine_mates(&records);
+    let failures = check_engine_mates(&records, go_mate_depth);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -508,6 +522,81 @@ fn full_search_visits_fewer_nodes_than_plain() {
         // Pruning, the table and quiescence must pay for themselves, more so with depth.
         let factor = if depth >= 5 { 4 } else { 1 };
         assert!(full_nodes * factor < plain_nodes, "depth {depth}: full {full_nodes} nodes, plain {plain_nodes}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Quiescence with the transposition table
+// ---------------------------------------------------------------------------------------
+
+/// The quiescence value written here from shakmaty alone: stand pat or the best capture or
+/// promotion, every evasion when in check (fail-soft alpha-beta, exact in a full window).
+fn quiescence_reference(pos: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    let in_check = pos.is_check();
+    let moves = pos.legal_moves();
+    let mut best = -INFINITY;
+    if in_check {
+        if moves.is_empty() {
+            return mated_in(ply);
+        }
+    } else {
+        best = evaluate(pos);
+        if best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+    }
+    for &m in moves.iter().filter(|m| in_check || m.is_capture() || m.is_promotion()) {
+        let value = -quiescence_reference(&play(pos, m), ply + 1, -beta, -alpha);
+        if value > best {
+            best = value;
+            alpha = alpha.max(value);
+            if value >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// Without pruning, the quiescence search is exact whatever its table holds: cold or
+/// warm, after null-window searches have stored bounds, it returns the reference value,
+/// and its null-window answers are bounds on the right side of it.
+#[test]
+fn quiescence_with_the_table_agrees_with_the_reference() {
+    let no_pruning = Features { pruning: false, ..Features::FULL };
+    let mut s = searcher(no_pruning);
+    for fen in harrier::bench::POSITIONS {
+        let pos = chess(fen);
+        let exact = quiescence_reference(&pos, 0, -INFINITY, INFINITY);
+        s.new_game();
+        for _ in 0..2 {
+            assert_eq!(s.probe(&pos, &[], 0, -INFINITY, INFINITY, None), Some(exact), "{fen}");
+        }
+        for delta in [-60, -1, 0, 1, 60] {
+            let beta = exact + delta;
+            let value = s.probe(&pos, &[], 0, beta - 1, beta, None).unwrap();
+            if exact >= beta {
+                assert!(value >= beta && value <= exact, "{fen}: beta {beta}, value {value}, exact {exact}");
+            } else {
+                assert!(value < beta && value >= exact, "{fen}: beta {beta}, value {value}, exact {exact}");
+            }
+        }
+        assert_eq!(s.probe(&pos, &[], 0, -INFINITY, INFINITY, None), Some(exact), "{fen}: after the bounds");
+    }
+}
+
+/// The table, quiescence entries included, changes the work and not the answer of a plain
+/// fixed-depth search with quiescence: the same values with and without it.
+#[test]
+fn the_table_keeps_plain_search_values() {
+    let with_table = Features { transposition_table: true, quiescence: true, ..Features::PLAIN };
+    let without = Features { quiescence: true, ..Features::PLAIN };
+    for fen in harrier::bench::POSITIONS.iter().step_by(4) {
+        let pos = chess(fen);
+        let a = search(&pos, &[], 3, with_table).report.score;
+        let b = search(&pos, &[], 3, without).report.score;
+        assert_eq!(a, b, "{fen}");
     }
 }
 

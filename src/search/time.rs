@@ -47,6 +47,11 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// The share of the soft budget in use, in per cent: a searcher lowers it when its
+    /// result looks settled and raises it when it does not. Never past the hard budget.
+    soft_scale_percent: u32,
+    /// True when the budgets come from the clocks; a fixed `movetime` is not rescaled.
+    from_clock: bool,
     /// An iteration ended after the soft budget ran out while pondering: the search stops
     /// as soon as `ponderhit` comes.
     stop_on_ponderhit: bool,
@@ -61,6 +66,8 @@ impl TimeManager {
             start,
             soft: soft.map(Duration::from_millis),
             hard: hard.map(Duration::from_millis),
+            soft_scale_percent: 100,
+            from_clock: limits.movetime.is_none(),
             stop_on_ponderhit: false,
         }
     }
@@ -70,6 +77,21 @@ impl TimeManager {
         if let (Some(soft), Some(hard)) = (self.soft, self.hard) {
             self.soft = Some((soft * percent / 100).min(hard));
         }
+    }
+
+    /// Uses `percent` per cent of the soft budget from now on (not cumulative: each call
+    /// replaces the last), never more than the hard budget. A fixed `movetime` stays as
+    /// the GUI asked.
+    pub fn scale_soft(&mut self, percent: u32) {
+        if self.from_clock {
+            self.soft_scale_percent = percent;
+        }
+    }
+
+    /// The soft budget with its scale applied, capped by the hard budget.
+    fn scaled_soft(&self) -> Option<Duration> {
+        let soft = self.soft? * self.soft_scale_percent / 100;
+        Some(self.hard.map_or(soft, |hard| soft.min(hard)))
     }
 
     /// True when the soft budget is spent: a search that can stop now should.
@@ -103,7 +125,7 @@ impl TimeManager {
 
     /// True when the soft budget has run out, pondering or not.
     fn soft_spent(&self) -> bool {
-        self.soft.is_some_and(|soft| self.start.elapsed() >= soft)
+        self.scaled_soft().is_some_and(|soft| self.start.elapsed() >= soft)
     }
 
     /// True when the search runs on a clock (not fixed depth, nodes or infinite).
@@ -200,7 +222,7 @@ mod tests {
     /// A manager whose clock started `ms` ago, with a 100 ms soft and 300 ms hard budget.
     fn started_ago(ms: u64) -> TimeManager {
         let start = Instant::now() - Duration::from_millis(ms);
-        let limits = Limits { movetime: Some(100), ..Limits::default() };
+        let limits = clock(10_000, 0, None);
         TimeManager {
             soft: Some(Duration::from_millis(100)),
             hard: Some(Duration::from_millis(300)),
@@ -265,6 +287,29 @@ mod tests {
         let mut untimed = TimeManager::new(&Limits::default(), Color::White, 0, Instant::now());
         untimed.stretch_soft(150);
         assert_eq!((untimed.soft, untimed.hard), (None, None));
+    }
+
+    #[test]
+    fn a_scaled_soft_budget_moves_the_stop_but_never_past_the_hard_limit() {
+        let signals = Signals::default();
+        let mut time = started_ago(70);
+        assert!(!time.soft_expired(&signals));
+        time.scale_soft(50);
+        assert!(time.soft_expired(&signals), "half of 100 ms is spent after 70 ms");
+        time.scale_soft(1000);
+        assert_eq!(time.scaled_soft(), time.hard, "ten times the soft budget is capped by the hard one");
+        let late = started_ago(310);
+        let mut late = late;
+        late.scale_soft(1000);
+        assert!(late.soft_expired(&signals) && late.hard_expired(&signals));
+    }
+
+    #[test]
+    fn a_fixed_movetime_is_not_rescaled() {
+        let limits = Limits { movetime: Some(100), ..Limits::default() };
+        let mut time = TimeManager::new(&limits, Color::White, 0, Instant::now() - Duration::from_millis(70));
+        time.scale_soft(50);
+        assert!(!time.soft_expired(&Signals::default()));
     }
 
     #[test]

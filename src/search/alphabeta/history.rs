@@ -1,10 +1,41 @@
-//! Quiet-move ordering memory: two killer moves per ply and the history heuristic.
+//! Move-ordering memory: two killer moves per ply, the history heuristic, continuation
+//! history, counter moves and capture history.
 
-use shakmaty::Color;
+use shakmaty::{Color, Move, Role};
 
 use super::params::{HISTORY_BONUS_MAX, HISTORY_MAX};
 use crate::moves::{MoveCode, NO_MOVE};
 use crate::search::MAX_PLY;
+
+/// A moved piece (colour and role) and its destination, packed as `piece * 64 + to`: what
+/// continuation history and counter moves remember of a move.
+pub type PieceTo = u16;
+
+/// The [`PieceTo`] of no move: the root's predecessor, or a null move.
+pub const NO_PIECE_TO: PieceTo = u16::MAX;
+
+/// Number of distinct [`PieceTo`] values: 12 pieces on 64 squares.
+const PIECE_TO_COUNT: usize = 12 * 64;
+
+/// The [`PieceTo`] of `m`, played by `side`.
+#[inline]
+pub fn piece_to(side: Color, m: Move) -> PieceTo {
+    let piece = side as usize * 6 + (m.role() as usize - 1);
+    (piece * 64 + m.to() as usize) as PieceTo
+}
+
+/// The bonus a cutoff at `depth` earns (and the malus the moves tried before it pay).
+#[inline]
+pub fn history_bonus(depth: i32) -> i32 {
+    (depth * depth).min(HISTORY_BONUS_MAX)
+}
+
+/// Gravity update: the closer to the bound, the smaller the step, so values never leave
+/// ±HISTORY_MAX and old knowledge fades.
+#[inline]
+fn gravity(entry: i32, bonus: i32) -> i32 {
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
+}
 
 /// Two killer moves per ply: quiet moves that caused a cutoff at that ply in a sibling.
 pub struct Killers([[MoveCode; 2]; MAX_PLY + 1]);
@@ -57,24 +88,148 @@ impl History {
 
     /// Rewards the cutoff move and punishes the quiets tried before it.
     pub fn update(&mut self, side: Color, depth: i32, best: MoveCode, tried: &[MoveCode]) {
-        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
+        let bonus = history_bonus(depth);
         self.adjust(side, best, bonus);
         for &m in tried {
             self.adjust(side, m, -bonus);
         }
     }
 
-    /// Gravity update: the closer to the bound, the smaller the step, so values never
-    /// leave ±HISTORY_MAX and old knowledge fades.
+    /// Moves the score of `code` towards the bound `bonus` points to.
     fn adjust(&mut self, side: Color, code: MoveCode, bonus: i32) {
         let code = code as usize;
         let entry = &mut self.0[side as usize][code & 63][(code >> 6) & 63];
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        *entry = gravity(*entry, bonus);
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
         *self = History::default();
+    }
+}
+
+/// Continuation history: a score per (earlier move's piece and square, quiet move's piece
+/// and square), learning which replies work after which move, beside the butterfly
+/// history that knows the move alone. One table per distance back (one ply, two plies).
+pub struct ContinuationHistory(Vec<i16>);
+
+impl Default for ContinuationHistory {
+    fn default() -> ContinuationHistory {
+        ContinuationHistory(vec![0; PIECE_TO_COUNT * PIECE_TO_COUNT])
+    }
+}
+
+impl ContinuationHistory {
+    /// The score of the move `current` after the earlier move `previous` (0 when there is
+    /// no earlier move).
+    #[inline]
+    pub fn score(&self, previous: PieceTo, current: PieceTo) -> i32 {
+        if previous == NO_PIECE_TO {
+            return 0;
+        }
+        i32::from(self.0[previous as usize * PIECE_TO_COUNT + current as usize])
+    }
+
+    /// Rewards the cutoff move `best` and punishes the quiets `tried` before it, all as
+    /// replies to `previous`.
+    pub fn update(&mut self, previous: PieceTo, depth: i32, best: PieceTo, tried: &[PieceTo]) {
+        if previous == NO_PIECE_TO {
+            return;
+        }
+        let bonus = history_bonus(depth);
+        self.adjust(previous, best, bonus);
+        for &m in tried {
+            self.adjust(previous, m, -bonus);
+        }
+    }
+
+    fn adjust(&mut self, previous: PieceTo, current: PieceTo, bonus: i32) {
+        let entry = &mut self.0[previous as usize * PIECE_TO_COUNT + current as usize];
+        *entry = gravity(i32::from(*entry), bonus) as i16;
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.0.fill(0);
+    }
+}
+
+/// Counter moves: per previous move (piece and square), the quiet move that last refuted it.
+pub struct CounterMoves(Vec<MoveCode>);
+
+impl Default for CounterMoves {
+    fn default() -> CounterMoves {
+        CounterMoves(vec![NO_MOVE; PIECE_TO_COUNT])
+    }
+}
+
+impl CounterMoves {
+    /// The counter move to `previous` ([`NO_MOVE`] when none is known).
+    #[inline]
+    pub fn get(&self, previous: PieceTo) -> MoveCode {
+        if previous == NO_PIECE_TO { NO_MOVE } else { self.0[previous as usize] }
+    }
+
+    /// Remembers `code` as the refutation of `previous`.
+    pub fn record(&mut self, previous: PieceTo, code: MoveCode) {
+        if previous != NO_PIECE_TO {
+            self.0[previous as usize] = code;
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.0.fill(NO_MOVE);
+    }
+}
+
+/// Capture history: a score per (moving piece, destination, captured role), raised for
+/// captures that cut off and lowered for captures tried before a cutoff; it refines
+/// MVV-LVA among captures of the same class.
+pub struct CaptureHistory(Box<[[[i32; 6]; 64]; 12]>);
+
+impl Default for CaptureHistory {
+    fn default() -> CaptureHistory {
+        CaptureHistory(Box::new([[[0; 6]; 64]; 12]))
+    }
+}
+
+/// The role a capture takes (a pawn for en passant; a promotion without capture counts as
+/// taking a pawn's worth of nothing: the pawn slot).
+#[inline]
+fn victim(m: Move) -> usize {
+    m.capture().unwrap_or(Role::Pawn) as usize - 1
+}
+
+impl CaptureHistory {
+    /// The score of the tactical move `m` by `side`.
+    #[inline]
+    pub fn score(&self, side: Color, m: Move) -> i32 {
+        let pt = piece_to(side, m) as usize;
+        self.0[pt / 64][pt % 64][victim(m)]
+    }
+
+    /// Rewards the cutoff capture `best` (if the cutoff was a capture) and punishes the
+    /// captures `tried` before it.
+    pub fn update(&mut self, side: Color, depth: i32, best: Option<Move>, tried: impl IntoIterator<Item = Move>) {
+        let bonus = history_bonus(depth);
+        if let Some(m) = best {
+            self.adjust(side, m, bonus);
+        }
+        for m in tried {
+            self.adjust(side, m, -bonus);
+        }
+    }
+
+    fn adjust(&mut self, side: Color, m: Move, bonus: i32) {
+        let pt = piece_to(side, m) as usize;
+        let entry = &mut self.0[pt / 64][pt % 64][victim(m)];
+        *entry = gravity(*entry, bonus);
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        *self = CaptureHistory::default();
     }
 }
 
@@ -96,6 +251,72 @@ mod tests {
         assert!(history.score(Color::White, moves[1]) >= -HISTORY_MAX);
         assert!(history.score(Color::White, moves[0]) > history.score(Color::White, moves[6]));
         assert_eq!(history.score(Color::Black, moves[0]), 0);
+    }
+
+    #[test]
+    fn continuation_history_learns_replies_to_one_move() {
+        let pos = Chess::default();
+        let m = |uci: &str| crate::moves::parse_uci(&pos, uci).unwrap();
+        let (e4, d4, nf3, c4) = (m("e2e4"), m("d2d4"), m("g1f3"), m("c2c4"));
+        let mut table = ContinuationHistory::default();
+        let after = piece_to(Color::White, e4);
+        let tried = [piece_to(Color::White, c4)];
+        table.update(after, 6, piece_to(Color::White, nf3), &tried);
+        assert_eq!(table.score(after, piece_to(Color::White, nf3)), 36);
+        assert_eq!(table.score(after, piece_to(Color::White, c4)), -36);
+        assert_eq!(table.score(piece_to(Color::White, d4), piece_to(Color::White, nf3)), 0, "another move");
+        assert_eq!(table.score(NO_PIECE_TO, piece_to(Color::White, nf3)), 0, "no move before");
+        table.update(NO_PIECE_TO, 6, piece_to(Color::White, nf3), &tried);
+        assert_eq!(table.score(after, piece_to(Color::White, c4)), -36, "nothing learned without a move before");
+        for _ in 0..10_000 {
+            table.update(after, 40, piece_to(Color::White, nf3), &tried);
+        }
+        assert!((table.score(after, piece_to(Color::White, nf3)) - HISTORY_MAX).abs() < 200);
+        assert!((table.score(after, piece_to(Color::White, c4)) + HISTORY_MAX).abs() < 200);
+    }
+
+    #[test]
+    fn piece_to_tells_colours_roles_and_squares_apart() {
+        let pos = Chess::default();
+        let codes: std::collections::HashSet<PieceTo> =
+            pos.legal_moves().iter().map(|&m| piece_to(Color::White, m)).collect();
+        assert_eq!(codes.len(), 20);
+        let nf3 = crate::moves::parse_uci(&pos, "g1f3").unwrap();
+        assert_ne!(piece_to(Color::White, nf3), piece_to(Color::Black, nf3));
+        assert!(codes.iter().all(|&c| (c as usize) < PIECE_TO_COUNT));
+    }
+
+    #[test]
+    fn counter_moves_remember_the_last_refutation() {
+        let pos = Chess::default();
+        let e4 = piece_to(Color::White, crate::moves::parse_uci(&pos, "e2e4").unwrap());
+        let mut counters = CounterMoves::default();
+        assert_eq!(counters.get(e4), NO_MOVE);
+        counters.record(e4, 100);
+        counters.record(e4, 200);
+        assert_eq!(counters.get(e4), 200);
+        counters.record(NO_PIECE_TO, 300);
+        assert_eq!(counters.get(NO_PIECE_TO), NO_MOVE);
+        counters.clear();
+        assert_eq!(counters.get(e4), NO_MOVE);
+    }
+
+    #[test]
+    fn capture_history_rewards_the_cutoff_capture_and_punishes_the_others() {
+        let pos: Chess = "4k3/8/8/3p1r2/4P3/8/8/4K3 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let takes_pawn = crate::moves::parse_uci(&pos, "e4d5").unwrap();
+        let takes_rook = crate::moves::parse_uci(&pos, "e4f5").unwrap();
+        let mut table = CaptureHistory::default();
+        table.update(Color::White, 5, Some(takes_rook), [takes_pawn]);
+        assert_eq!(table.score(Color::White, takes_rook), 25);
+        assert_eq!(table.score(Color::White, takes_pawn), -25);
+        assert_eq!(table.score(Color::Black, takes_rook), 0);
+        table.update(Color::White, 5, None, [takes_rook]);
+        assert!(table.score(Color::White, takes_rook) < 25);
     }
 
     #[test]

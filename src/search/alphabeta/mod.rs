@@ -1,13 +1,18 @@
 //! The default searcher: iterative deepening over a negamax alpha-beta search with
-//! principal variation search, a transposition table, quiescence search, killer and
-//! history move ordering, and the usual selective pruning.
+//! principal variation search, a transposition table, quiescence search, killer, counter
+//! move and history move ordering, and the usual selective pruning.
 
+mod correction;
 pub mod history;
 pub mod movepick;
 mod negamax;
 pub mod options;
 pub mod params;
+mod quiescence;
+mod root;
 pub mod see;
+mod stack;
+mod timing;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,10 +29,11 @@ use crate::search::{
     Bound, INFINITY, Limits, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Progress, Report, Reporter, Score, SearchJob,
     SearchOutcome, Searcher, Signals, mated_in,
 };
-use history::{History, Killers};
-use movepick::{MovePicker, OrderingHints};
+use correction::CorrectionHistory;
+use history::{CaptureHistory, ContinuationHistory, CounterMoves, History, Killers};
 use negamax::{key_after, key_of};
-use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, SMP_SKIP_PHASE, SMP_SKIP_SIZE};
+use params::{SMP_SKIP_PHASE, SMP_SKIP_SIZE};
+use stack::PlyState;
 
 /// How many plies less than `depth` a principal-variation node searches the quiet move it
 /// tries `searched`-th (from 0) with a null window: alpha-beta's late-move reduction, for
@@ -52,7 +58,7 @@ fn mate_search_depth(limits: &Limits) -> Option<u32> {
 }
 
 /// A search running this long starts printing `currmove` lines and aspiration bounds.
-const VERBOSE_AFTER_MS: u128 = 1000;
+pub(super) const VERBOSE_AFTER_MS: u128 = 1000;
 
 /// Parts of the search that can be switched off, for tests and measurements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,9 +69,11 @@ pub struct Features {
     pub quiescence: bool,
     /// Order quiet moves by the two killers of the ply.
     pub killers: bool,
-    /// Order quiet moves by the history heuristic.
+    /// Order moves by what earlier cutoffs taught: butterfly, continuation and capture
+    /// history, counter moves.
     pub history: bool,
-    /// Selective pruning and reductions (null move, futility, LMR, LMP, SEE, IIR).
+    /// Selective pruning and reductions (null move, futility, LMR, LMP, SEE, IIR), and the
+    /// correction history of the static evaluation they rely on.
     pub pruning: bool,
     /// Search checking moves one ply deeper.
     pub check_extension: bool,
@@ -103,16 +111,6 @@ impl Default for Features {
     }
 }
 
-/// One root move and what the last iterations learned about it.
-#[derive(Clone, Copy, Debug)]
-struct RootMove {
-    mv: Move,
-    /// Value from the last iteration where it was searched with an open window.
-    value: i32,
-    /// Nodes spent below it in the current iteration (orders the non-best moves).
-    nodes: u64,
-}
-
 /// The alpha-beta searcher and its memory between searches.
 pub struct AlphaBeta {
     /// Which parts of the search run.
@@ -133,6 +131,11 @@ pub struct AlphaBeta {
     helper_nodes_mark: u64,
     killers: Killers,
     history: History,
+    /// Continuation history one and two plies back.
+    continuation: [ContinuationHistory; 2],
+    counters: CounterMoves,
+    capture_history: CaptureHistory,
+    correction: CorrectionHistory,
     signals: Arc<Signals>,
     // State of the running search.
     nodes: u64,
@@ -144,6 +147,8 @@ pub struct AlphaBeta {
     time: Option<TimeManager>,
     keys: Vec<u64>,
     root_index: usize,
+    /// The current line, one entry per ply (one spare for the deepest node's child).
+    stack: Vec<PlyState>,
     pv: Box<[[MoveCode; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
 }
@@ -167,6 +172,10 @@ impl AlphaBeta {
             helper_nodes_mark: 0,
             killers: Killers::default(),
             history: History::default(),
+            continuation: Default::default(),
+            counters: CounterMoves::default(),
+            capture_history: CaptureHistory::default(),
+            correction: CorrectionHistory::default(),
             signals,
             nodes: 0,
             node_limit: u64::MAX,
@@ -176,6 +185,7 @@ impl AlphaBeta {
             time: None,
             keys: Vec::with_capacity(1024),
             root_index: 0,
+            stack: vec![PlyState::default(); MAX_PLY + 2],
             pv: Box::new([[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
         }
@@ -218,7 +228,7 @@ impl AlphaBeta {
         self.node_limit = u64::MAX;
         self.time = clock.cloned();
         if depth == 0 {
-            let value = self.quiescence(pos, 0, alpha, beta);
+            let value = self.quiescence(pos, key_of(pos), 0, alpha, beta);
             return (!self.stopped).then_some(value);
         }
         self.keys.clear();
@@ -276,82 +286,6 @@ impl AlphaBeta {
         }
     }
 
-    /// Legal root moves (restricted to `searchmoves` when given), ordered for depth 1.
-    fn initial_root_moves(&self, root: &Chess, root_key: u64, searchmoves: &[Move]) -> Vec<RootMove> {
-        let mut legal = root.legal_moves();
-        if !searchmoves.is_empty() {
-            legal.retain(|m| searchmoves.contains(m));
-        }
-        let tt_move = self.tt.probe(root_key, 0).map_or(NO_MOVE, |h| h.mv);
-        let see_of = |m: Move| see::see(root, m);
-        let hints = OrderingHints { tt_move, killers: [NO_MOVE; 2], history: None, see: Some(&see_of) };
-        MovePicker::new(legal, &hints).map(|mv| RootMove { mv, value: -INFINITY, nodes: 0 }).collect()
-    }
-
-    /// One iteration over the root moves; returns the best value (fail-soft).
-    #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
-    fn search_root(
-        &mut self,
-        root: &Chess,
-        root_key: u64,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        root_moves: &mut [RootMove],
-        reporter: &mut dyn Reporter,
-        start: Instant,
-    ) -> i32 {
-        self.pv_len[0] = 0;
-        let mut best_value = -INFINITY;
-        for index in 0..root_moves.len() {
-            let mv = root_moves[index].mv;
-            if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
-                reporter.report(Progress::CurrentMove { depth: depth as u32, mv, number: index as u32 + 1 });
-            }
-            let nodes_before = self.nodes;
-            let mut child = root.clone();
-            child.play_unchecked(mv);
-            let child_key = key_after(root, root_key, mv, &child);
-            let extension = i32::from(self.features.check_extension && child.is_check());
-            let new_depth = depth - 1 + extension;
-            self.keys.push(child_key);
-            let value = if index == 0 {
-                -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
-            } else {
-                let value = -self.negamax::<false>(&child, child_key, new_depth, 1, -alpha - 1, -alpha, true);
-                if value > alpha && value < beta {
-                    -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
-                } else {
-                    value
-                }
-            };
-            self.keys.pop();
-            root_moves[index].nodes = self.nodes - nodes_before;
-            if self.stopped {
-                return best_value;
-            }
-            if value > best_value {
-                best_value = value;
-            }
-            if value > alpha {
-                root_moves[index].value = value;
-                alpha = value;
-                self.update_pv(0, encode(mv));
-                if value >= beta {
-                    break;
-                }
-            } else {
-                root_moves[index].value = -INFINITY;
-            }
-        }
-        // The best move first, the others by the effort they took (a proxy for how close
-        // they came).
-        if let Some(best) = self.pv_len[0].checked_sub(1).map(|_| self.pv[0][0]) {
-            root_moves.sort_by_key(|rm| (encode(rm.mv) != best, std::cmp::Reverse(rm.nodes)));
-        }
-        best_value
-    }
-
     /// Nodes of this search, the Lazy SMP helpers' included.
     fn all_nodes(&self) -> u64 {
         let helpers = if self.helper_index == 0 {
@@ -360,51 +294,6 @@ impl AlphaBeta {
             0
         };
         self.nodes + helpers
-    }
-
-    /// One iteration over `root_moves` with aspiration windows around `previous`, the
-    /// value this line had in the last iteration; returns its value (meaningless when the
-    /// search was stopped).
-    #[allow(clippy::too_many_arguments)]
-    fn search_line(
-        &mut self,
-        root: &Chess,
-        root_key: u64,
-        depth: u32,
-        previous: i32,
-        root_moves: &mut [RootMove],
-        multipv: u32,
-        reporter: &mut dyn Reporter,
-        start: Instant,
-    ) -> i32 {
-        let (mut alpha, mut beta) = (-INFINITY, INFINITY);
-        let mut delta = ASPIRATION_DELTA;
-        if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
-            alpha = (previous - delta).max(-INFINITY);
-            beta = (previous + delta).min(INFINITY);
-        }
-        loop {
-            let value = self.search_root(root, root_key, depth as i32, alpha, beta, root_moves, reporter, start);
-            if self.stopped {
-                return value;
-            }
-            let bound = if value <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = (value - delta).max(-INFINITY);
-                Bound::Upper
-            } else if value >= beta {
-                beta = (value + delta).min(INFINITY);
-                Bound::Lower
-            } else {
-                return value;
-            };
-            delta *= 2;
-            if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
-                let line = self.principal_line(root);
-                let report = Report { multipv, ..self.report(depth, value, bound, line, start) };
-                reporter.report(Progress::Iteration(report));
-            }
-        }
     }
 
     /// True when this Lazy SMP helper leaves iteration `depth` to the other threads. The
@@ -498,6 +387,7 @@ impl Searcher for AlphaBeta {
         let mut best_line: Vec<Move> = vec![root_moves[0].mv];
         let mut best_value: i32 = 0;
         let mut final_report = None;
+        let mut stability = timing::Stability::default();
         for depth in 1..=max_depth {
             if self.skips(depth) {
                 continue;
@@ -536,7 +426,11 @@ impl Searcher for AlphaBeta {
             {
                 break;
             }
+            let root_nodes = root_moves.iter().map(|rm| rm.nodes).sum();
+            let best_nodes = root_moves.iter().find(|rm| rm.mv == best_line[0]).map_or(0, |rm| rm.nodes);
+            let scale = stability.soft_scale(depth, best_line[0], value, best_nodes, root_nodes);
             let time = self.time.as_mut().expect("set at the start of the search");
+            time.scale_soft(scale);
             if time.stop_after_iteration(&self.signals) {
                 break;
             }
@@ -562,11 +456,15 @@ impl Searcher for AlphaBeta {
         SearchOutcome { best: Some(best), ponder, report }
     }
 
-    /// Forgets everything learned: table, killers, history.
+    /// Forgets everything learned: table, killers, histories, counter moves.
     fn new_game(&mut self) {
         self.tt.clear();
         self.killers.clear();
         self.history.clear();
+        self.continuation.iter_mut().for_each(ContinuationHistory::clear);
+        self.counters.clear();
+        self.capture_history.clear();
+        self.correction.clear();
     }
 
     fn clear(&mut self) {

@@ -1,9 +1,10 @@
-//! Move ordering: TT move, good captures by MVV-LVA, the two killers, quiet moves by
-//! history, then losing captures. shakmaty generates all moves at once, so the picker
+//! Move ordering: TT move, good captures by MVV-LVA and capture history, the two killers,
+//! the counter move, quiet moves by history, then losing captures. shakmaty generates all moves at once, so the picker
 //! stages the ordering: it scores every move and hands them out best first by selection.
 
 use shakmaty::{Move, MoveList, Role};
 
+use super::params::CAPTURE_HISTORY_DIVISOR;
 use super::see::may_lose_material;
 use crate::moves::{MoveCode, encode, role_value};
 
@@ -11,7 +12,7 @@ use crate::moves::{MoveCode, encode, role_value};
 const TT_MOVE: i32 = 1 << 30;
 /// Order class of captures that do not lose material, and queen promotions.
 const GOOD_CAPTURE: i32 = 1 << 28;
-/// Order class of the first killer (the second is one lower).
+/// Order class of the first killer (the second is one lower, the counter move two lower).
 const KILLER: i32 = 1 << 27;
 /// Order class of losing captures and under-promotions: after every quiet move.
 const BAD_CAPTURE: i32 = -(1 << 28);
@@ -36,8 +37,13 @@ pub struct OrderingHints<'a> {
     pub tt_move: MoveCode,
     /// The killers of this ply (zero when unused).
     pub killers: [MoveCode; 2],
+    /// The quiet move that last refuted the previous move (zero when unused).
+    pub counter: MoveCode,
     /// History score of a quiet move; `None` to order quiets as generated.
     pub history: Option<&'a dyn Fn(Move) -> i32>,
+    /// History score of a capture, added to its MVV-LVA key (scaled down); `None` for
+    /// MVV-LVA alone.
+    pub capture_history: Option<&'a dyn Fn(Move) -> i32>,
     /// Exchange evaluation of a capture; `None` to treat every capture as good.
     pub see: Option<&'a dyn Fn(Move) -> i32>,
 }
@@ -67,11 +73,14 @@ impl MovePicker {
             } else if is_tactical(m) {
                 let losing = m.promotion().is_some_and(|r| r != Role::Queen)
                     || hints.see.is_some_and(|see| m.is_capture() && may_lose_material(m) && see(m) < 0);
-                mvv_lva(m) + if losing { BAD_CAPTURE } else { GOOD_CAPTURE }
+                let learned = hints.capture_history.map_or(0, |h| h(m) / CAPTURE_HISTORY_DIVISOR);
+                mvv_lva(m) + learned + if losing { BAD_CAPTURE } else { GOOD_CAPTURE }
             } else if code == hints.killers[0] {
                 KILLER
             } else if code == hints.killers[1] {
                 KILLER - 1
+            } else if code == hints.counter {
+                KILLER - 2
             } else {
                 hints.history.map_or(0, |h| h(m))
             };
@@ -79,11 +88,12 @@ impl MovePicker {
         MovePicker { moves, scores, next: 0, sorted: false }
     }
 
-    /// Scores captures and promotions for quiescence: MVV-LVA only.
-    pub fn tactical(moves: MoveList) -> MovePicker {
+    /// Scores captures and promotions (or evasions) for quiescence: the table move
+    /// `tt_move` first, then MVV-LVA.
+    pub fn tactical(moves: MoveList, tt_move: MoveCode) -> MovePicker {
         let mut scores = [0; MAX_MOVES];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            *score = mvv_lva(m);
+            *score = if encode(m) == tt_move { TT_MOVE } else { mvv_lva(m) };
         }
         MovePicker { moves, scores, next: 0, sorted: false }
     }
@@ -160,8 +170,15 @@ mod tests {
         let tt = parse_uci(&pos, "a2a3").unwrap();
         let killer = parse_uci(&pos, "b2b3").unwrap();
         let history = |m: Move| if m == parse_uci(&pos, "g2g3").unwrap() { 500 } else { 0 };
-        let hints =
-            OrderingHints { tt_move: encode(tt), killers: [encode(killer), 0], history: Some(&history), see: None };
+        let counter = parse_uci(&pos, "h1f1").unwrap();
+        let hints = OrderingHints {
+            tt_move: encode(tt),
+            killers: [encode(killer), 0],
+            counter: encode(counter),
+            history: Some(&history),
+            capture_history: None,
+            see: None,
+        };
         let order: Vec<Move> = MovePicker::new(pos.legal_moves(), &hints).collect();
         assert_eq!(order.len(), 48);
         assert_eq!(order[0], tt);
@@ -170,6 +187,33 @@ mod tests {
         // The most valuable victim first: the bishop on a6.
         assert_eq!(order[1].capture(), Some(Role::Bishop));
         assert_eq!(order[captures + 1], killer);
-        assert_eq!(order[captures + 2], parse_uci(&pos, "g2g3").unwrap());
+        assert_eq!(order[captures + 2], counter);
+        assert_eq!(order[captures + 3], parse_uci(&pos, "g2g3").unwrap());
+    }
+
+    #[test]
+    fn capture_history_reorders_captures_of_one_class() {
+        let pos: Chess = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        // Two pawn captures by MVV-LVA alone: the pawn takes first (least valuable attacker).
+        let by_pawn = parse_uci(&pos, "d5e6").unwrap();
+        let by_queen = parse_uci(&pos, "f3h3").unwrap();
+        assert!(mvv_lva(by_pawn) > mvv_lva(by_queen));
+        let learned = |m: Move| if m == by_queen { 16_000 } else { 0 };
+        let hints = OrderingHints {
+            tt_move: 0,
+            killers: [0; 2],
+            counter: 0,
+            history: None,
+            capture_history: Some(&learned),
+            see: None,
+        };
+        let order: Vec<Move> = MovePicker::new(pos.legal_moves(), &hints).collect();
+        let rank = |m: Move| order.iter().position(|&x| x == m).unwrap();
+        assert!(rank(by_queen) < rank(by_pawn), "a capture that keeps cutting off moves up");
+        assert_eq!(order[0].capture(), Some(Role::Bishop), "but not past a more valuable victim");
     }
 }

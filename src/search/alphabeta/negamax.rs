@@ -1,17 +1,19 @@
-//! The recursive search: negamax alpha-beta with principal variation search, and the
-//! quiescence search at the horizon. Node kinds (PV or not) are compile-time parameters.
+//! The recursive search: negamax alpha-beta with principal variation search. Node kinds
+//! (PV or not) are compile-time parameters.
 
 use once_cell::sync::Lazy;
-use shakmaty::{Chess, EnPassantMode, Move, Position, Role, zobrist::Zobrist64};
+use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
 use super::AlphaBeta;
+use super::history::{NO_PIECE_TO, PieceTo, piece_to};
 use super::movepick::{MovePicker, OrderingHints, is_tactical};
 use super::params::*;
-use super::see::{may_lose_material, see};
+use super::quiescence::settles;
+use super::see::see;
 use crate::eval::evaluate;
-use crate::moves::{MoveCode, NO_MOVE, encode, role_value};
+use crate::moves::{MoveCode, NO_MOVE, encode};
 use crate::search::syzygy::TB_WIN_BOUND;
-use crate::search::tt::TtBound;
+use crate::search::tt::{TtBound, TtHit};
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, drawn_by_rule, mate_in, mated_in};
 
 /// Late-move reductions by draft and move number.
@@ -43,6 +45,16 @@ pub(super) fn key_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
 #[inline]
 pub(super) fn key_of(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// What a singular-extension test found about the table move.
+enum Singular {
+    /// The other moves all fail well below it: search it a ply deeper.
+    Extend,
+    /// Other moves reach beta too: the node fails high with this value.
+    MultiCut(i32),
+    /// Neither.
+    No,
 }
 
 /// True if the side to move has a piece other than pawns and king (null move is safe).
@@ -129,7 +141,7 @@ impl AlphaBeta {
         self.pv_len[ply] = 0;
         if depth <= 0 {
             if features.quiescence {
-                return self.quiescence(pos, ply, alpha, beta);
+                return self.quiescence(pos, key, ply, alpha, beta);
             }
             self.visit(ply);
             return evaluate(pos);
@@ -153,32 +165,35 @@ impl AlphaBeta {
         }
 
         let in_check = pos.is_check();
+        // A singular-extension search of this node without one move: it must not take the
+        // node's own results from the table, nor leave its partial ones there.
+        let excluded = self.stack[ply].excluded;
         let tt_hit = if features.transposition_table { self.tt.probe(key, ply) } else { None };
         let tt_move = tt_hit.map_or(NO_MOVE, |h| h.mv);
         if let Some(hit) = tt_hit
             && !PV
+            && excluded == NO_MOVE
             && hit.depth >= depth
+            && settles(&hit, alpha, beta)
         {
-            let usable = match hit.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => hit.value >= beta,
-                TtBound::Upper => hit.value <= alpha,
-            };
-            if usable {
-                return hit.value;
-            }
+            return hit.value;
         }
-        if let Some(value) = self.tablebase_cutoff(pos, key, depth, ply, alpha, beta) {
+        if excluded == NO_MOVE
+            && let Some(value) = self.tablebase_cutoff(pos, key, depth, ply, alpha, beta)
+        {
             return value;
         }
 
-        let static_eval = if in_check { -INFINITY } else { tt_hit.map_or_else(|| evaluate(pos), |h| h.eval) };
+        let raw_eval = if in_check { -INFINITY } else { tt_hit.map_or_else(|| evaluate(pos), |h| h.eval) };
+        let static_eval = if in_check { -INFINITY } else { self.static_eval(pos, raw_eval) };
+        self.stack[ply].static_eval = (!in_check).then_some(static_eval);
+        let improving = self.improving(ply);
 
-        if features.pruning && !PV && !in_check {
+        if features.pruning && !PV && !in_check && excluded == NO_MOVE {
             // Reverse futility pruning: far above beta at low draft, a quiet position holds.
             // Not against a mate-score beta: only a search can prove a faster mate.
             if depth <= RFP_MAX_DEPTH
-                && static_eval - RFP_MARGIN * depth >= beta
+                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
                 && static_eval < MATE_BOUND
                 && beta.abs() < MATE_BOUND
             {
@@ -191,6 +206,7 @@ impl AlphaBeta {
                 && has_non_pawn_material(pos)
                 && let Ok(null_pos) = pos.clone().swap_turn()
             {
+                self.stack[ply].moved = NO_PIECE_TO;
                 let reduction =
                     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 let null_key = key_of(&null_pos);
@@ -224,40 +240,74 @@ impl AlphaBeta {
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { 0 };
         }
+        let mut singular = false;
+        if features.pruning
+            && ply > 0
+            && excluded == NO_MOVE
+            && depth >= SE_MIN_DEPTH
+            && let Some(hit) = tt_hit
+        {
+            match self.singular(pos, key, depth, ply, beta, hit) {
+                Singular::Extend => singular = true,
+                // A PV node owes an exact value: a bound from a shallower search is not one.
+                Singular::MultiCut(value) if !PV => return value,
+                Singular::MultiCut(_) => {}
+                Singular::No => {}
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
         let side = pos.turn();
         let killers = if features.killers { self.killers.at(ply) } else { [NO_MOVE; 2] };
-        let history = &self.history;
-        let history_score = |m: Move| history.score(side, encode(m));
+        // The moves one and two plies back, for continuation history and counter moves.
+        let previous = [1, 2].map(|back| if ply >= back { self.stack[ply - back].moved } else { NO_PIECE_TO });
+        let counter = if features.history { self.counters.get(previous[0]) } else { NO_MOVE };
+        let quiet_score = |m: Move| self.quiet_score(side, m, previous);
+        let capture_history = &self.capture_history;
+        let capture_score = |m: Move| capture_history.score(side, m);
         let see_of = |m: Move| see(pos, m);
         let hints = OrderingHints {
             tt_move,
             killers,
-            history: features.history.then_some(&history_score as &dyn Fn(Move) -> i32),
+            counter,
+            history: features.history.then_some(&quiet_score as &dyn Fn(Move) -> i32),
+            capture_history: features.history.then_some(&capture_score as &dyn Fn(Move) -> i32),
             see: features.pruning.then_some(&see_of as &dyn Fn(Move) -> i32),
         };
         let picker = MovePicker::new(moves, &hints);
 
         let mut best_value = -INFINITY;
         let mut best_move = NO_MOVE;
+        let mut best_is_tactical = false;
         let mut quiets_tried = [NO_MOVE; 64];
+        let mut quiet_pieces = [NO_PIECE_TO; 64];
         let mut quiet_count = 0usize;
+        let mut captures_tried: [Option<Move>; 32] = [None; 32];
+        let mut capture_count = 0usize;
         let mut searched = 0usize;
         let futile = features.pruning
             && !PV
             && !in_check
             && depth <= FUTILITY_MAX_DEPTH
             && alpha.abs() < MATE_BOUND
-            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth + FUTILITY_IMPROVING * i32::from(improving)
+                <= alpha;
+        let lmp_limit =
+            if improving { LMP_BASE + depth * depth } else { (LMP_BASE + depth * depth) / LMP_NOT_IMPROVING_DIVISOR };
 
         for m in picker {
             let code = encode(m);
+            if code == excluded {
+                continue;
+            }
             let quiet = !is_tactical(m);
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.is_check();
 
             if features.pruning && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
-                if depth <= LMP_MAX_DEPTH && quiet_count as i32 >= LMP_BASE + depth * depth {
+                if depth <= LMP_MAX_DEPTH && quiet_count as i32 >= lmp_limit {
                     continue;
                 }
                 if futile {
@@ -266,8 +316,10 @@ impl AlphaBeta {
             }
 
             let child_key = key_after(pos, key, m, &child);
-            let extension = i32::from(features.check_extension && gives_check);
+            let extension = i32::from((features.check_extension && gives_check) || (singular && code == tt_move));
             let new_depth = depth - 1 + extension;
+            let moved = piece_to(side, m);
+            self.stack[ply].moved = moved;
             self.keys.push(child_key);
             let value = if searched == 0 {
                 -self.negamax::<PV>(&child, child_key, new_depth, ply + 1, -beta, -alpha, true)
@@ -284,7 +336,7 @@ impl AlphaBeta {
                     reduction -= i32::from(PV);
                     reduction -= i32::from(code == killers[0] || code == killers[1]);
                     if features.history {
-                        reduction -= self.history.score(side, code) / LMR_HISTORY_DIVISOR;
+                        reduction -= self.quiet_score(side, m, previous) / LMR_HISTORY_DIVISOR;
                     }
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
@@ -308,18 +360,18 @@ impl AlphaBeta {
                 best_value = value;
                 if value > alpha {
                     best_move = code;
+                    best_is_tactical = !quiet;
                     alpha = value;
                     if PV {
                         self.update_pv(ply, code);
                     }
                     if value >= beta {
-                        if quiet {
-                            if features.killers {
-                                self.killers.record(ply, code);
-                            }
-                            if features.history {
-                                self.history.update(side, depth, code, &quiets_tried[..quiet_count]);
-                            }
+                        if quiet && features.killers {
+                            self.killers.record(ply, code);
+                        }
+                        if features.history {
+                            let quiets = (&quiets_tried[..quiet_count], &quiet_pieces[..quiet_count]);
+                            self.learn_from_cutoff(side, depth, m, previous, quiets, &captures_tried[..capture_count]);
                         }
                         break;
                     }
@@ -327,81 +379,118 @@ impl AlphaBeta {
             }
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = code;
+                quiet_pieces[quiet_count] = moved;
                 quiet_count += 1;
+            } else if !quiet && capture_count < captures_tried.len() {
+                captures_tried[capture_count] = Some(m);
+                capture_count += 1;
             }
         }
 
+        let bound = if best_value >= beta {
+            TtBound::Lower
+        } else if best_move != NO_MOVE {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        // The search's value teaches the static evaluation when it is exact or a bound on
+        // the far side of it, and not the result of winning material.
+        let informative = match bound {
+            TtBound::Exact => true,
+            TtBound::Lower => best_value > static_eval,
+            TtBound::Upper => best_value < static_eval,
+        };
+        if excluded != NO_MOVE {
+            return best_value;
+        }
+        if features.pruning && !in_check && !best_is_tactical && informative && best_value.abs() < MATE_BOUND {
+            self.correction.update(pos, depth, best_value - raw_eval);
+        }
         if features.transposition_table {
-            let bound = if best_value >= beta {
-                TtBound::Lower
-            } else if best_move != NO_MOVE {
-                TtBound::Exact
-            } else {
-                TtBound::Upper
-            };
-            self.tt.store(key, ply, best_move, best_value, static_eval, depth, bound);
+            self.tt.store(key, ply, best_move, best_value, raw_eval, depth, bound);
         }
         best_value
     }
 
-    /// Quiescence search: stand pat, then captures and promotions (every evasion when in
-    /// check) until the position is quiet.
-    pub(super) fn quiescence(&mut self, pos: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        self.pv_len[ply] = 0;
-        if self.visit(ply) {
-            return 0;
+    /// Singular extension test of the table move `hit.mv` at a node of draft `depth`: when
+    /// the table knows it as good (a lower or exact bound not much shallower), the other
+    /// moves are searched at half the draft against a bar below its value. If all fail low,
+    /// the move is singular and gets a ply more; if even that bar reaches `beta`, several
+    /// moves cut off and the node fails high at once (multi-cut).
+    fn singular(&mut self, pos: &Chess, key: u64, depth: i32, ply: usize, beta: i32, hit: TtHit) -> Singular {
+        if hit.mv == NO_MOVE
+            || hit.bound == TtBound::Upper
+            || hit.depth < depth - SE_TT_DEPTH_MARGIN
+            || hit.value.abs() >= MATE_BOUND
+        {
+            return Singular::No;
         }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
-        }
-        let pruning = self.features.pruning;
-        let in_check = pos.is_check();
-        let mut moves = pos.legal_moves();
-        let stand_pat;
-        let mut best_value;
-        if in_check {
-            if moves.is_empty() {
-                return mated_in(ply);
-            }
-            stand_pat = -INFINITY;
-            best_value = -INFINITY;
+        let singular_beta = hit.value - SE_MARGIN * depth;
+        self.stack[ply].excluded = hit.mv;
+        let value = self.negamax::<false>(pos, key, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, false);
+        self.stack[ply].excluded = NO_MOVE;
+        if value < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
         } else {
-            stand_pat = evaluate(pos);
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best_value = stand_pat;
-            moves.retain(|m| is_tactical(*m));
+            Singular::No
         }
+    }
 
-        for m in MovePicker::tactical(moves) {
-            if !in_check && pruning {
-                let gain = m.capture().map_or(0, role_value)
-                    + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
-                    + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
-                let hopeless = alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
-                if hopeless || (may_lose_material(m) && see(pos, m) < 0) {
-                    continue;
-                }
-            }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let value = -self.quiescence(&child, ply + 1, -beta, -alpha);
-            if self.stopped {
-                return 0;
-            }
-            if value > best_value {
-                best_value = value;
-                if value > alpha {
-                    alpha = value;
-                    if value >= beta {
-                        break;
-                    }
-                }
-            }
+    /// The static evaluation `raw` of `pos` as pruning uses it: with the correction history
+    /// added when pruning is on.
+    #[inline]
+    pub(super) fn static_eval(&self, pos: &Chess, raw: i32) -> i32 {
+        if self.features.pruning { self.correction.corrected(pos, raw) } else { raw }
+    }
+
+    /// True when the static evaluation at `ply` is better than two plies before (or four,
+    /// when the side was in check then; true when neither is known): the side to move is
+    /// making progress, so pruning should be more careful.
+    fn improving(&self, ply: usize) -> bool {
+        let Some(now) = self.stack[ply].static_eval else { return false };
+        let before = [2, 4].into_iter().filter(|&back| ply >= back).find_map(|back| self.stack[ply - back].static_eval);
+        before.is_none_or(|before| now > before)
+    }
+
+    /// The ordering score of the quiet move `m` by `side`: butterfly history plus the
+    /// continuation histories after the moves `previous` (one and two plies back).
+    #[inline]
+    fn quiet_score(&self, side: shakmaty::Color, m: Move, previous: [PieceTo; 2]) -> i32 {
+        let moved = piece_to(side, m);
+        self.history.score(side, encode(m))
+            + self.continuation[0].score(previous[0], moved)
+            + self.continuation[1].score(previous[1], moved)
+    }
+
+    /// Updates the ordering tables after `best` cut off at `depth`: a quiet cutoff feeds the
+    /// butterfly and continuation histories (bonus to it, malus to the `quiets` tried before
+    /// it, as codes and as pieces) and becomes the counter move to the previous move; a
+    /// capture cutoff earns a capture-history bonus; the `captures` tried before pay a malus.
+    fn learn_from_cutoff(
+        &mut self,
+        side: shakmaty::Color,
+        depth: i32,
+        best: Move,
+        previous: [PieceTo; 2],
+        quiets: (&[MoveCode], &[PieceTo]),
+        captures: &[Option<Move>],
+    ) {
+        let captures = captures.iter().flatten().copied();
+        if is_tactical(best) {
+            self.capture_history.update(side, depth, Some(best), captures);
+            return;
         }
-        best_value
+        let code = encode(best);
+        let moved = piece_to(side, best);
+        self.history.update(side, depth, code, quiets.0);
+        for (table, &before) in self.continuation.iter_mut().zip(previous.iter()) {
+            table.update(before, depth, moved, quiets.1);
+        }
+        self.counters.record(previous[0], code);
+        self.capture_history.update(side, depth, None, captures);
     }
 
     /// Makes `code` followed by the child's line the principal variation at `ply`.

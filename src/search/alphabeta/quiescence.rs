@@ -1,0 +1,122 @@
+//! The quiescence search at the horizon: stand pat, then captures and promotions (every
+//! evasion when in check) until the position is quiet, with the transposition table.
+
+use shakmaty::{Chess, Position, Role};
+
+use super::AlphaBeta;
+use super::movepick::{MovePicker, is_tactical};
+use super::negamax::key_after;
+use super::params::{DELTA_MARGIN, QUIESCENCE_DRAFT};
+use super::see::{may_lose_material, see};
+use crate::eval::evaluate;
+use crate::moves::{NO_MOVE, encode, role_value};
+use crate::search::tt::{TtBound, TtHit};
+use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mated_in};
+
+/// True when a stored value settles a search with the window (`alpha`, `beta`).
+#[inline]
+pub(super) fn settles(hit: &TtHit, alpha: i32, beta: i32) -> bool {
+    match hit.bound {
+        TtBound::Exact => true,
+        TtBound::Lower => hit.value >= beta,
+        TtBound::Upper => hit.value <= alpha,
+    }
+}
+
+impl AlphaBeta {
+    /// Quiescence search of `pos` (zobrist key `key`). A table entry of any draft settles a
+    /// non-PV node; its value replaces the static evaluation when its bound says the truth
+    /// lies beyond it. Results are stored at [`QUIESCENCE_DRAFT`], never over a deeper entry.
+    pub(super) fn quiescence(&mut self, pos: &Chess, key: u64, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.visit(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let pruning = self.features.pruning;
+        let pv = beta - alpha > 1;
+        let tt_hit = if self.features.transposition_table { self.tt.probe(key, ply) } else { None };
+        if let Some(hit) = tt_hit
+            && !pv
+            && settles(&hit, alpha, beta)
+        {
+            return hit.value;
+        }
+        // A deeper entry of this position is worth more than what this search can store.
+        let may_store = self.features.transposition_table && tt_hit.is_none_or(|h| h.depth <= QUIESCENCE_DRAFT);
+        let original_alpha = alpha;
+        let in_check = pos.is_check();
+        let mut moves = pos.legal_moves();
+        let raw_eval;
+        let stand_pat;
+        let mut best_value;
+        if in_check {
+            if moves.is_empty() {
+                return mated_in(ply);
+            }
+            raw_eval = -INFINITY;
+            stand_pat = -INFINITY;
+            best_value = -INFINITY;
+        } else {
+            raw_eval = tt_hit.map_or_else(|| evaluate(pos), |h| h.eval);
+            let static_eval = self.static_eval(pos, raw_eval);
+            stand_pat = match tt_hit {
+                Some(hit) if hit.value.abs() < MATE_BOUND && settles(&hit, static_eval, static_eval) => hit.value,
+                _ => static_eval,
+            };
+            if stand_pat >= beta {
+                if may_store {
+                    self.tt.store(key, ply, NO_MOVE, stand_pat, raw_eval, QUIESCENCE_DRAFT, TtBound::Lower);
+                }
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_value = stand_pat;
+            moves.retain(|m| is_tactical(*m));
+        }
+
+        let tt_move = tt_hit.map_or(NO_MOVE, |h| h.mv);
+        let mut best_move = NO_MOVE;
+        for m in MovePicker::tactical(moves, tt_move) {
+            if !in_check && pruning {
+                let gain = m.capture().map_or(0, role_value)
+                    + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
+                    + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
+                let hopeless = alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
+                if hopeless || (may_lose_material(m) && see(pos, m) < 0) {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = key_after(pos, key, m, &child);
+            let value = -self.quiescence(&child, child_key, ply + 1, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    alpha = value;
+                    best_move = encode(m);
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if may_store {
+            let bound = if best_value >= beta {
+                TtBound::Lower
+            } else if best_value > original_alpha {
+                TtBound::Exact
+            } else {
+                TtBound::Upper
+            };
+            self.tt.store(key, ply, best_move, best_value, raw_eval, QUIESCENCE_DRAFT, bound);
+        }
+        best_value
+    }
+}

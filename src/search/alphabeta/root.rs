@@ -1,0 +1,157 @@
+//! The root of an iteration: the root moves, one search over them, and the aspiration
+//! windows around it.
+
+use std::time::Instant;
+
+use shakmaty::{Chess, Move, Position};
+
+use super::history::piece_to;
+use super::movepick::{MovePicker, OrderingHints};
+use super::negamax::key_after;
+use super::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use super::{AlphaBeta, VERBOSE_AFTER_MS, see};
+use crate::eval::evaluate;
+use crate::moves::{NO_MOVE, encode};
+use crate::search::{Bound, INFINITY, MATE_BOUND, Progress, Report, Reporter};
+
+/// One root move and what the last iterations learned about it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RootMove {
+    pub(super) mv: Move,
+    /// Value from the last iteration where it was searched with an open window.
+    pub(super) value: i32,
+    /// Nodes spent below it in the current iteration (orders the non-best moves).
+    pub(super) nodes: u64,
+}
+
+impl AlphaBeta {
+    /// Legal root moves (restricted to `searchmoves` when given), ordered for depth 1.
+    pub(super) fn initial_root_moves(&self, root: &Chess, root_key: u64, searchmoves: &[Move]) -> Vec<RootMove> {
+        let mut legal = root.legal_moves();
+        if !searchmoves.is_empty() {
+            legal.retain(|m| searchmoves.contains(m));
+        }
+        let tt_move = self.tt.probe(root_key, 0).map_or(NO_MOVE, |h| h.mv);
+        let see_of = |m: Move| see::see(root, m);
+        let hints = OrderingHints {
+            tt_move,
+            killers: [NO_MOVE; 2],
+            counter: NO_MOVE,
+            history: None,
+            capture_history: None,
+            see: Some(&see_of),
+        };
+        MovePicker::new(legal, &hints).map(|mv| RootMove { mv, value: -INFINITY, nodes: 0 }).collect()
+    }
+
+    /// One iteration over the root moves; returns the best value (fail-soft).
+    #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+    fn search_root(
+        &mut self,
+        root: &Chess,
+        root_key: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        root_moves: &mut [RootMove],
+        reporter: &mut dyn Reporter,
+        start: Instant,
+    ) -> i32 {
+        self.pv_len[0] = 0;
+        self.stack[0].static_eval = (!root.is_check()).then(|| self.static_eval(root, evaluate(root)));
+        let mut best_value = -INFINITY;
+        for index in 0..root_moves.len() {
+            let mv = root_moves[index].mv;
+            if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
+                reporter.report(Progress::CurrentMove { depth: depth as u32, mv, number: index as u32 + 1 });
+            }
+            let nodes_before = self.nodes;
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            let child_key = key_after(root, root_key, mv, &child);
+            let extension = i32::from(self.features.check_extension && child.is_check());
+            let new_depth = depth - 1 + extension;
+            self.stack[0].moved = piece_to(root.turn(), mv);
+            self.keys.push(child_key);
+            let value = if index == 0 {
+                -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
+            } else {
+                let value = -self.negamax::<false>(&child, child_key, new_depth, 1, -alpha - 1, -alpha, true);
+                if value > alpha && value < beta {
+                    -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
+                } else {
+                    value
+                }
+            };
+            self.keys.pop();
+            root_moves[index].nodes = self.nodes - nodes_before;
+            if self.stopped {
+                return best_value;
+            }
+            if value > best_value {
+                best_value = value;
+            }
+            if value > alpha {
+                root_moves[index].value = value;
+                alpha = value;
+                self.update_pv(0, encode(mv));
+                if value >= beta {
+                    break;
+                }
+            } else {
+                root_moves[index].value = -INFINITY;
+            }
+        }
+        // The best move first, the others by the effort they took (a proxy for how close
+        // they came).
+        if let Some(best) = self.pv_len[0].checked_sub(1).map(|_| self.pv[0][0]) {
+            root_moves.sort_by_key(|rm| (encode(rm.mv) != best, std::cmp::Reverse(rm.nodes)));
+        }
+        best_value
+    }
+
+    /// One iteration over `root_moves` with aspiration windows around `previous`, the
+    /// value this line had in the last iteration; returns its value (meaningless when the
+    /// search was stopped).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search_line(
+        &mut self,
+        root: &Chess,
+        root_key: u64,
+        depth: u32,
+        previous: i32,
+        root_moves: &mut [RootMove],
+        multipv: u32,
+        reporter: &mut dyn Reporter,
+        start: Instant,
+    ) -> i32 {
+        let (mut alpha, mut beta) = (-INFINITY, INFINITY);
+        let mut delta = ASPIRATION_DELTA;
+        if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+            alpha = (previous - delta).max(-INFINITY);
+            beta = (previous + delta).min(INFINITY);
+        }
+        loop {
+            let value = self.search_root(root, root_key, depth as i32, alpha, beta, root_moves, reporter, start);
+            if self.stopped {
+                return value;
+            }
+            let bound = if value <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (value - delta).max(-INFINITY);
+                Bound::Upper
+            } else if value >= beta {
+                beta = (value + delta).min(INFINITY);
+                Bound::Lower
+            } else {
+                return value;
+            };
+            delta *= 2;
+            if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
+                let line = self.principal_line(root);
+                let report = Report { multipv, ..self.report(depth, value, bound, line, start) };
+                reporter.report(Progress::Iteration(report));
+            }
+        }
+    }
+}
