@@ -8,14 +8,14 @@ use crate::search::Score;
 
 /// The score at which a win and a draw are equally likely, at no material: `a = A0 + A1 m`,
 /// where `m` is the material ([`material`]) divided by [`MATERIAL_SCALE`].
-pub const A0: f64 = 244.7;
+pub const A0: f64 = 296.0;
 /// See [`A0`].
-pub const A1: f64 = -83.0;
+pub const A1: f64 = -145.1;
 /// How fast the win rate rises with the score (centipawns per unit of the logistic), at
 /// no material: `b = B0 + B1 m`.
-pub const B0: f64 = 103.1;
+pub const B0: f64 = 107.8;
 /// See [`B0`].
-pub const B1: f64 = 51.8;
+pub const B1: f64 = 25.0;
 /// The material of the start position, in pawns, which scales the model's material.
 pub const MATERIAL_SCALE: f64 = 78.0;
 
