@@ -8,6 +8,8 @@
 // Each test file compiles this module on its own and uses only part of it.
 #![allow(dead_code)]
 
+pub mod searching;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
