@@ -15,6 +15,9 @@ use super::weights;
 pub enum Kind {
     /// Added to the score as it is.
     Linear,
+    /// Added as it is, but set by hand: the tuner leaves it (rules for positions the
+    /// training games hardly reach, such as mating a bare king).
+    Fixed,
     /// Summed into the king-attack units of the attacking side, which count non-linearly.
     Safety,
 }
@@ -111,8 +114,8 @@ terms! {
     RookSeventh => ROOK_SEVENTH, "Pieces", Linear, "A rook on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.";
     QueenSeventh => QUEEN_SEVENTH, "Pieces", Linear, "A queen on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.";
     Space => SPACE, "Space", Linear, "Per safe central square behind the pawns, by the owner's number of pieces.";
-    MopUpEdge => MOP_UP_EDGE, "Mop-up", Linear, "Against a bare king: per step the king stands from the centre.";
-    MopUpKings => MOP_UP_KINGS, "Mop-up", Linear, "Against a bare king: per step the kings stand closer than 7 apart.";
+    MopUpEdge => MOP_UP_EDGE, "Mop-up", Fixed, "Against a bare king: per step the king stands from the centre.";
+    MopUpKings => MOP_UP_KINGS, "Mop-up", Fixed, "Against a bare king: per step the kings stand closer than 7 apart.";
     Tempo => TEMPO, "Tempo", Linear, "The side to move.";
 }
 
@@ -154,6 +157,13 @@ impl Term {
 /// The number of weights of all terms together.
 pub const WEIGHT_COUNT: usize = OFFSETS[Term::ALL.len()];
 
+impl Kind {
+    /// True for king-attack units, which count non-linearly.
+    pub fn is_safety(self) -> bool {
+        self == Kind::Safety
+    }
+}
+
 /// Where the evaluation reports its terms.
 pub trait Sink {
     /// Entry `index` of `term` counts `count` times for `color`.
@@ -174,7 +184,7 @@ impl Sink for Accumulator {
     fn add(&mut self, color: Color, term: Term, index: usize, count: i32) {
         let value = term.weight(index) * count;
         match term.kind() {
-            Kind::Linear => self.linear[color as usize] += value,
+            Kind::Linear | Kind::Fixed => self.linear[color as usize] += value,
             Kind::Safety => self.safety[color as usize] += value,
         }
     }

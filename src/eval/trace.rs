@@ -4,7 +4,7 @@
 use shakmaty::{Board, Chess, Color, Position};
 
 use super::score::S;
-use super::terms::{GROUPS, Kind, Sink, Term, WEIGHT_COUNT};
+use super::terms::{GROUPS, Sink, Term, WEIGHT_COUNT};
 use super::{Blend, blend, king_attack};
 
 /// How often each weight counts in one position, for each colour.
@@ -38,16 +38,16 @@ pub fn term_of(flat: usize) -> Term {
 }
 
 impl Trace {
-    /// Each colour's sums of `kind` terms under `weights`, restricted to terms of `group`
-    /// when one is given.
-    pub fn sums(&self, weights: &[S], kind: Kind, group: Option<&str>) -> [S; 2] {
+    /// Each colour's sums under `weights` of the king-attack terms (`safety`) or the others,
+    /// restricted to terms of `group` when one is given.
+    pub fn sums(&self, weights: &[S], safety: bool, group: Option<&str>) -> [S; 2] {
         let mut sums = [S::ZERO; 2];
         for (flat, (counts, &weight)) in self.counts.iter().zip(weights).enumerate() {
             if counts == &[0, 0] {
                 continue;
             }
             let term = term_of(flat);
-            if term.kind() != kind || group.is_some_and(|g| g != term.group()) {
+            if term.kind().is_safety() != safety || group.is_some_and(|g| g != term.group()) {
                 continue;
             }
             for (sum, &count) in sums.iter_mut().zip(counts) {
@@ -59,7 +59,7 @@ impl Trace {
 
     /// The evaluation this trace gives under `weights`, from White's side.
     pub fn blend(&self, board: &Board, weights: &[S]) -> Blend {
-        blend(board, self.sums(weights, Kind::Linear, None), self.sums(weights, Kind::Safety, None))
+        blend(board, self.sums(weights, false, None), self.sums(weights, true, None))
     }
 }
 
@@ -76,9 +76,9 @@ pub fn report(pos: &Chess) -> Vec<String> {
     let (white, black) = (Color::White as usize, Color::Black as usize);
     for group in GROUPS {
         let sums = if group == "King attack" {
-            trace.sums(&weights, Kind::Safety, Some(group)).map(king_attack)
+            trace.sums(&weights, true, Some(group)).map(king_attack)
         } else {
-            trace.sums(&weights, Kind::Linear, Some(group))
+            trace.sums(&weights, false, Some(group))
         };
         lines.push(format!(
             "{group:>14} | {} | {} | {}",

@@ -4,7 +4,6 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use crate::eval::score::S;
-use crate::eval::terms::Kind;
 use crate::eval::trace::{Trace, term_of};
 use crate::eval::{params::PHASE_TOTAL, params::SCALE_NORMAL, trace};
 
@@ -72,16 +71,14 @@ fn coefficients(trace: &Trace) -> (Vec<Coefficient>, [Vec<Coefficient>; 2]) {
         }
         let (white, black) = (counts[Color::White as usize], counts[Color::Black as usize]);
         let coefficient = |count: i32| Coefficient { weight: flat as u16, count: count as i16 };
-        match term_of(flat).kind() {
-            Kind::Linear if white != black => linear.push(coefficient(white - black)),
-            Kind::Linear => {}
-            Kind::Safety => {
-                for (side, count) in [white, black].into_iter().enumerate() {
-                    if count != 0 {
-                        units[side].push(coefficient(count));
-                    }
+        if term_of(flat).kind().is_safety() {
+            for (side, count) in [white, black].into_iter().enumerate() {
+                if count != 0 {
+                    units[side].push(coefficient(count));
                 }
             }
+        } else if white != black {
+            linear.push(coefficient(white - black));
         }
     }
     (linear, units)

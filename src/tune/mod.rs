@@ -6,8 +6,8 @@ pub mod data;
 pub mod writer;
 
 use crate::eval::params::{SAFETY_EG_DIVISOR, SAFETY_MG_DIVISOR};
-use crate::eval::terms::WEIGHT_COUNT;
-use crate::eval::trace::engine_weights;
+use crate::eval::terms::{Kind, WEIGHT_COUNT};
+use crate::eval::trace::{engine_weights, term_of};
 use data::Sample;
 
 /// Adam's decay of the gradient's running mean.
@@ -206,6 +206,13 @@ pub fn positions_per_weight(samples: &[Sample]) -> Vec<usize> {
     seen
 }
 
+/// The weights training leaves as they are: those set by hand ([`Kind::Fixed`]) and those
+/// counting in fewer than `min_positions` of `samples`.
+pub fn frozen_weights(samples: &[Sample], min_positions: usize) -> Vec<bool> {
+    let seen = positions_per_weight(samples);
+    seen.iter().enumerate().map(|(w, &n)| n < min_positions || term_of(w).kind() == Kind::Fixed).collect()
+}
+
 /// Fits `model` to `samples` at scale `k`, calling `progress` with the epoch and the loss
 /// every `report_every` epochs.
 pub fn train(
@@ -216,7 +223,7 @@ pub fn train(
     report_every: usize,
     mut progress: impl FnMut(usize, f64),
 ) {
-    let frozen: Vec<bool> = positions_per_weight(samples).iter().map(|&n| n < schedule.min_positions).collect();
+    let frozen = frozen_weights(samples, schedule.min_positions);
     let mut adam = Adam::new(schedule.rate);
     for epoch in 1..=schedule.epochs {
         let mut g = gradient(model, samples, k, schedule.threads);
@@ -398,6 +405,22 @@ mod tests {
                 assert_eq!(model.weights[w], before.weights[w], "weight {w} counts in {n} positions");
             }
         }
+        assert_ne!(model.weights[queen], before.weights[queen]);
+    }
+
+    #[test]
+    fn hand_set_weights_keep_their_values() {
+        // A queen and rook against a bare king: the mop-up terms count.
+        let lines = ["6k1/8/8/8/8/8/8/QR2K3 w - - c9 \"1-0\";", "qr2k3/8/8/8/8/8/8/6K1 b - - c9 \"0-1\";"];
+        let samples = data::load(&lines.join("\n"), usize::MAX, 1).unwrap();
+        let edge = Term::MopUpEdge.offset();
+        assert_eq!(positions_per_weight(&samples)[edge], 2);
+        let mut model = Model::from_engine();
+        let before = model.clone();
+        let schedule = Schedule { epochs: 20, rate: 5.0, threads: 1, min_positions: 0 };
+        train(&mut model, &samples, 1.0, schedule, 20, |_, _| {});
+        assert_eq!(model.weights[edge], before.weights[edge]);
+        let queen = Term::Material.offset() + 4;
         assert_ne!(model.weights[queen], before.weights[queen]);
     }
 
