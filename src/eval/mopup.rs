@@ -4,6 +4,7 @@
 use shakmaty::{Color, Square};
 
 use super::context::Context;
+use super::scale::piece_material;
 use super::terms::{Sink, Term};
 
 /// Non-pawn material, in pawns (minor 3, rook 5, queen 9), from which a side can mate a
@@ -16,11 +17,7 @@ pub fn evaluate<K: Sink>(ctx: &Context, sink: &mut K) {
     for color in Color::ALL {
         let theirs = board.by_color(!color);
         let bare = (theirs & !board.kings()).is_empty();
-        let ours = board.by_color(color);
-        let count = |pieces: shakmaty::Bitboard| (pieces & ours).count() as u32;
-        let material =
-            3 * count(board.knights() | board.bishops()) + 5 * count(board.rooks()) + 9 * count(board.queens());
-        if !bare || material < MATING_MATERIAL {
+        if !bare || piece_material(board, color) < MATING_MATERIAL {
             continue;
         }
         let (king, their_king) = (ctx.king[color as usize], ctx.king[!color as usize]);

@@ -6,7 +6,7 @@ use shakmaty::{Bitboard, Board, Color};
 use super::params::*;
 
 /// Non-pawn material of `color` in pawns (minor 3, rook 5, queen 9).
-fn piece_material(board: &Board, color: Color) -> u32 {
+pub fn piece_material(board: &Board, color: Color) -> u32 {
     let ours = board.by_color(color);
     let count = |pieces: Bitboard| (pieces & ours).count() as u32;
     3 * count(board.knights() | board.bishops()) + 5 * count(board.rooks()) + 9 * count(board.queens())
