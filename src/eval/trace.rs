@@ -75,7 +75,8 @@ pub fn report(pos: &Chess) -> Vec<String> {
     let pair = |s: S| format!("{:>6.2} {:>6.2}", f64::from(s.mg()) / 100.0, f64::from(s.eg()) / 100.0);
     let (white, black) = (Color::White as usize, Color::Black as usize);
     for group in GROUPS {
-        let sums = if group == "King attack" {
+        let king_attack_group = Term::ALL.iter().any(|t| t.group() == group && t.kind().is_safety());
+        let sums = if king_attack_group {
             trace.sums(&weights, true, Some(group)).map(king_attack)
         } else {
             trace.sums(&weights, false, Some(group))
