@@ -94,6 +94,22 @@ pub fn shift_forward(color: Color, squares: Bitboard) -> Bitboard {
     squares.shift(if color == Color::White { 8 } else { -8 })
 }
 
+/// `squares` and every square in front of them on their files, seen from `color`.
+#[inline]
+pub fn fill_forward(color: Color, squares: Bitboard) -> Bitboard {
+    let mut x = squares.0;
+    if color == Color::White {
+        x |= x << 8;
+        x |= x << 16;
+        x |= x << 32;
+    } else {
+        x |= x >> 8;
+        x |= x >> 16;
+        x |= x >> 32;
+    }
+    Bitboard(x)
+}
+
 /// All squares attacked by `pawns` of `color`.
 #[inline]
 pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
@@ -129,6 +145,15 @@ mod tests {
         for color in Color::ALL {
             let expected = pawns.into_iter().fold(Bitboard::EMPTY, |acc, sq| acc | attacks::pawn_attacks(color, sq));
             assert_eq!(pawn_attacks(color, pawns), expected);
+        }
+    }
+
+    #[test]
+    fn filled_pawn_attacks_are_the_attack_spans() {
+        let pawns = Bitboard(0x0000_2400_8100_4200);
+        for color in Color::ALL {
+            let spans = pawns.into_iter().fold(Bitboard::EMPTY, |acc, sq| acc | attack_span(color, sq));
+            assert_eq!(fill_forward(color, pawn_attacks(color, pawns)), spans);
         }
     }
 

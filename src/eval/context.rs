@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 
-use super::bits::{attack_span, pawn_attacks, pawn_double_attacks};
+use super::bits::{fill_forward, pawn_attacks, pawn_double_attacks};
 
 /// Attack maps and king data of one position, filled as the terms run.
 pub struct Context<'a> {
@@ -59,7 +59,7 @@ impl<'a> Context<'a> {
             ctx.attacked_by[c][Role::King as usize - 1] = king_attacks;
             ctx.attacked[c] = pawn_hits | king_attacks;
             ctx.attacked_twice[c] = pawn_double_attacks(color, pawns) | (pawn_hits & king_attacks);
-            ctx.pawn_span[c] = pawns.into_iter().fold(Bitboard::EMPTY, |span, sq| span | attack_span(color, sq));
+            ctx.pawn_span[c] = fill_forward(color, pawn_hits);
         }
         ctx
     }

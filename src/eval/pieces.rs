@@ -7,29 +7,27 @@ use super::bits::{file_of, relative_rank, relative_square, square_ahead};
 use super::context::Context;
 use super::terms::{Sink, Term};
 
-/// The piece-square term of each role.
-const SQUARE_TERMS: [Term; 6] = [
-    Term::PawnSquares,
-    Term::KnightSquares,
-    Term::BishopSquares,
-    Term::RookSquares,
-    Term::QueenSquares,
-    Term::KingSquares,
-];
-
 /// Reports material and piece squares of every piece, then each side's piece terms.
 pub fn evaluate<K: Sink>(ctx: &mut Context, sink: &mut K) {
     let board = ctx.board;
     for color in Color::ALL {
-        for role in Role::ALL {
-            let index = role as usize - 1;
-            for sq in board.by_role(role) & board.by_color(color) {
-                if role != Role::King {
-                    sink.add(color, Term::Material, index, 1);
-                }
-                sink.add(color, SQUARE_TERMS[index], relative_square(color, sq) as usize, 1);
+        // One call per role with the term known at compile time keeps the weight look-up a
+        // plain array index.
+        let mut place = |role: Role, term: Term| {
+            let pieces = board.by_role(role) & board.by_color(color);
+            if role != Role::King {
+                sink.add(color, Term::Material, role as usize - 1, pieces.count() as i32);
             }
-        }
+            for sq in pieces {
+                sink.add(color, term, relative_square(color, sq) as usize, 1);
+            }
+        };
+        place(Role::Pawn, Term::PawnSquares);
+        place(Role::Knight, Term::KnightSquares);
+        place(Role::Bishop, Term::BishopSquares);
+        place(Role::Rook, Term::RookSquares);
+        place(Role::Queen, Term::QueenSquares);
+        place(Role::King, Term::KingSquares);
     }
     // Both sides' pawn and king attacks are in the context, so every mobility area is known.
     let areas = Color::ALL.map(|color| mobility_area(ctx, color));

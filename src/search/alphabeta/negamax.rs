@@ -304,6 +304,8 @@ impl AlphaBeta {
             let quiet = !is_tactical(m);
             let mut child = pos.clone();
             child.play_unchecked(m);
+            let child_key = key_after(pos, key, m, &child);
+            self.tt.prefetch(child_key);
             let gives_check = child.is_check();
 
             if features.pruning && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
@@ -315,7 +317,6 @@ impl AlphaBeta {
                 }
             }
 
-            let child_key = key_after(pos, key, m, &child);
             let extension = i32::from((features.check_extension && gives_check) || (singular && code == tt_move));
             let new_depth = depth - 1 + extension;
             let moved = piece_to(side, m);

@@ -92,6 +92,7 @@ impl AlphaBeta {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
+            self.tt.prefetch(child_key);
             let value = -self.quiescence(&child, child_key, ply + 1, -beta, -alpha);
             if self.stopped {
                 return 0;
