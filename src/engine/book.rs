@@ -77,7 +77,7 @@ pub struct Book {
 impl Book {
     /// Reads and checks the book at `path`. The error says why it cannot be used.
     pub fn load(path: &str) -> Result<Book, String> {
-        let cannot = |e: std::io::Error| format!("cannot read the opening book {path} ({e})");
+        let cannot = |e: std::io::Error| format!("the opening book {path} cannot be read ({e})");
         let file = File::open(path).map_err(cannot)?;
         let metadata = file.metadata().map_err(cannot)?;
         if !metadata.is_file() {
@@ -89,7 +89,7 @@ impl Book {
         let mut bytes = Vec::new();
         bytes
             .try_reserve_exact(metadata.len() as usize)
-            .map_err(|_| format!("no memory for the opening book {path} ({} bytes)", metadata.len()))?;
+            .map_err(|_| format!("the opening book {path} does not fit in memory ({} bytes)", metadata.len()))?;
         // One byte more than allowed, so that a file that grew meanwhile is still caught.
         file.take(MAX_BOOK_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
         Book::from_bytes(bytes, Random::from_clock()).map_err(|reason| format!("the opening book {path} {reason}"))
@@ -343,7 +343,7 @@ mod tests {
         assert!(refusal(Book::from_bytes(unsorted, random())).contains("sorted"));
         let sorted = [entry(1, 0, 1), entry(1, 0, 1), entry(2, 0, 1)].concat();
         assert_eq!(Book::from_bytes(sorted, random()).map(|book| book.entry_count()), Ok(3));
-        assert!(refusal(Book::load("/nonexistent/book.bin")).contains("cannot read"));
+        assert!(refusal(Book::load("/nonexistent/book.bin")).contains("cannot be read"));
         assert!(refusal(Book::load("/")).contains("not a file"));
     }
 }
