@@ -305,7 +305,7 @@ mod tests {
         );
         assert_eq!(book.entry_count(), 6);
         assert_eq!(book.moves(&start).len(), 3);
-        let draws = 4000;
+        let draws: i32 = 4000;
         let mut e4 = 0;
         for _ in 0..draws {
             let choice = book.choose(&start).unwrap();
@@ -317,7 +317,7 @@ mod tests {
             }
         }
         // One in four, within five standard deviations (27 draws).
-        assert!((e4 as i32 - draws / 4).abs() < 5 * 27, "e2e4 {e4} times in {draws}");
+        assert!((e4 - draws / 4).abs() < 5 * 27, "e2e4 {e4} times in {draws}");
         assert_eq!(book.choose(&after("e2e4")), None);
     }
 
