@@ -1,4 +1,4 @@
-//! The opening book (`OwnBook`, `Book File`) through the real binary. Each test writes its
+//! The opening book (`OwnBook`, `BookFile`) through the real binary. Each test writes its
 //! own Polyglot book: keys from shakmaty's zobrist keys (Polyglot's, as the specification's
 //! test positions show in the unit tests), moves packed as the specification lays them out.
 
@@ -78,7 +78,7 @@ fn standard_book(name: &str) -> PathBuf {
 fn with_book(path: &Path) -> Harrier {
     let mut e = Harrier::spawn();
     e.send("setoption name OwnBook value true");
-    e.send(&format!("setoption name Book File value {}", path.display()));
+    e.send(&format!("setoption name BookFile value {}", path.display()));
     let lines = e.ready();
     assert!(lines.iter().any(|l| l.starts_with("info string opening book ") && l.ends_with(" entries")), "{lines:#?}");
     e
@@ -133,7 +133,7 @@ fn book_castling_is_king_takes_rook_in_chess960() {
 fn own_book_off_analysis_and_fixed_searches_do_not_use_the_book() {
     let path = standard_book("unused.bin");
     let mut e = Harrier::spawn();
-    e.send(&format!("setoption name Book File value {}", path.display()));
+    e.send(&format!("setoption name BookFile value {}", path.display()));
     e.ready();
     e.send("position startpos");
     assert_searched(&e.go("go movetime 200", &Chess::default()));
@@ -171,7 +171,7 @@ fn files_that_are_not_books_are_refused_and_the_engine_keeps_working() {
     let odd = write_file("odd size.bin", &[0; 17]);
     let unsorted = write_file("unsorted.bin", &[[2u8; 16], [1u8; 16]].concat());
     for (path, reason) in [(&missing, "cannot be read"), (&odd, "multiple of 16"), (&unsorted, "not sorted")] {
-        e.send(&format!("setoption name Book File value {}", path.display()));
+        e.send(&format!("setoption name BookFile value {}", path.display()));
         let lines = e.ready();
         let expected = format!("info string the opening book {}", path.display());
         assert!(
@@ -183,13 +183,13 @@ fn files_that_are_not_books_are_refused_and_the_engine_keeps_working() {
         assert_searched(&e.go("go wtime 1000 btime 1000", &Chess::default()));
     }
     // A good book stays when a bad one is set after it, and goes with the empty path.
-    e.send(&format!("setoption name Book File value {}", standard_book("kept.bin").display()));
+    e.send(&format!("setoption name BookFile value {}", standard_book("kept.bin").display()));
     e.ready();
-    e.send(&format!("setoption name Book File value {}", odd.display()));
+    e.send(&format!("setoption name BookFile value {}", odd.display()));
     let lines = e.ready();
     assert!(lines.len() == 1 && lines[0].ends_with("; keeping the previous opening book"), "{lines:#?}");
     assert_book_move(&mut e, GAME_GO, "d2d4", "weight 7 of 7");
-    e.send("setoption name Book File value <empty>");
+    e.send("setoption name BookFile value <empty>");
     assert_eq!(e.ready(), ["info string no opening book"]);
     assert_searched(&e.go("go wtime 1000 btime 1000", &Chess::default()));
 }

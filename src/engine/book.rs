@@ -1,4 +1,4 @@
-//! Polyglot opening books (`OwnBook`, `Book File`): the file read whole into memory, the
+//! Polyglot opening books (`OwnBook`, `BookFile`): the file read whole into memory, the
 //! position's entries found by binary search on its Polyglot key, each entry's move
 //! checked against the position's legal moves, and one move chosen at random in
 //! proportion to the entries' weights.

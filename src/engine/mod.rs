@@ -114,7 +114,7 @@ pub struct Engine {
     tablebases: Option<Syzygy>,
     /// Play from the opening book (`OwnBook`).
     own_book: bool,
-    /// The opening book `Book File` names, loaded.
+    /// The opening book `BookFile` names, loaded.
     book: Option<Book>,
     /// Every searcher option set so far, the latest value of each; a new searcher gets them.
     searcher_settings: Vec<Setting>,

@@ -53,7 +53,7 @@ pub fn declared() -> Vec<OptionSpec> {
             kind: OptionKind::Spin { default: MAX_SYZYGY_PIECES, min: 0, max: MAX_SYZYGY_PIECES },
         },
         OptionSpec { name: "OwnBook", kind: OptionKind::Check { default: false } },
-        OptionSpec { name: "Book File", kind: OptionKind::String { default: EMPTY_TEXT } },
+        OptionSpec { name: "BookFile", kind: OptionKind::String { default: EMPTY_TEXT } },
     ];
     engine_options.into_iter().chain(searcher_options()).collect()
 }
@@ -121,7 +121,7 @@ pub fn parse_change(name: &str, value: &str) -> Result<OptionChange, String> {
         ("Syzygy50MoveRule", OptionValue::Check(on)) => OptionChange::Syzygy50MoveRule(on),
         ("SyzygyProbeLimit", OptionValue::Spin(pieces)) => OptionChange::SyzygyProbeLimit(pieces as usize),
         ("OwnBook", OptionValue::Check(on)) => OptionChange::OwnBook(on),
-        ("Book File", OptionValue::Text(path)) => OptionChange::BookFile(path),
+        ("BookFile", OptionValue::Text(path)) => OptionChange::BookFile(path),
         (name, value) => OptionChange::Searcher((name, value)),
     })
 }
@@ -154,7 +154,7 @@ mod tests {
         assert!(parse_change("SyzygyProbeLimit", "8").is_err());
         assert!(parse_change("Ponder", "maybe").is_err());
         assert_eq!(parse_change("ownbook", "true"), Ok(OptionChange::OwnBook(true)));
-        assert_eq!(parse_change("Book File", "<empty>"), Ok(OptionChange::BookFile(String::new())));
+        assert_eq!(parse_change("BookFile", "<empty>"), Ok(OptionChange::BookFile(String::new())));
         assert_eq!(parse_change("book file", "/a b/c.bin"), Ok(OptionChange::BookFile("/a b/c.bin".to_string())));
     }
 }
