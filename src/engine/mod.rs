@@ -3,6 +3,7 @@
 //! `ponderhit` are answered at once; the front end calls them and feeds back the worker's
 //! events. It writes through [`Output`] and knows nothing of the text protocol.
 
+pub mod book;
 pub mod game;
 pub mod options;
 pub mod searchers;
@@ -12,13 +13,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crossbeam_channel::Receiver;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use crate::eval::wdl;
-use crate::moves::parse_uci;
+use crate::moves::{parse_uci, uci_text};
 use crate::search::options::Setting;
 use crate::search::syzygy::Syzygy;
 use crate::search::{Limits, Progress, Report, SearchJob, SearchOutcome, Signals};
+use book::{Book, BookMove};
 use game::Game;
 use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange, parse_change};
 use searchers::SearchMode;
@@ -110,6 +112,10 @@ pub struct Engine {
     /// The Syzygy options as set, and the tables they gave.
     syzygy: SyzygySettings,
     tablebases: Option<Syzygy>,
+    /// Play from the opening book (`OwnBook`).
+    own_book: bool,
+    /// The opening book `BookFile` names, loaded.
+    book: Option<Book>,
     /// Every searcher option set so far, the latest value of each; a new searcher gets them.
     searcher_settings: Vec<Setting>,
     debug: bool,
@@ -138,6 +144,8 @@ impl Engine {
             show_wdl: false,
             syzygy: SyzygySettings::default(),
             tablebases: None,
+            own_book: false,
+            book: None,
             searcher_settings: Vec::new(),
             debug: false,
         }
@@ -244,6 +252,8 @@ impl Engine {
             OptionChange::SyzygyProbeLimit(probe_limit) => {
                 self.set_tablebases(SyzygySettings { probe_limit, ..self.syzygy.clone() })
             }
+            OptionChange::OwnBook(on) => self.own_book = on,
+            OptionChange::BookFile(path) => self.set_book(&path),
             OptionChange::Searcher(setting) => self.set_searcher_option(setting),
         }
         if self.debug {
@@ -306,6 +316,48 @@ impl Engine {
         self.syzygy = settings;
     }
 
+    /// Loads the book at `path` (none for the empty path); a book that cannot be used
+    /// leaves the previous one in place. Searches never read the book, so this may happen
+    /// while one runs.
+    fn set_book(&mut self, path: &str) {
+        if path.is_empty() {
+            self.book = None;
+            self.out.info_string("no opening book");
+            return;
+        }
+        match Book::load(path) {
+            Ok(book) => {
+                self.out.info_string(&format!("opening book {path}: {} entries", book.entry_count()));
+                self.book = Some(book);
+            }
+            Err(reason) => {
+                let kept = if self.book.is_some() { "keeping the previous opening book" } else { "no opening book" };
+                self.out.info_string(&format!("{reason}; {kept}"));
+            }
+        }
+    }
+
+    /// The book's move for the current position, if `go` is to play one: with `OwnBook`
+    /// on, for a move of a game (on the clock or a movetime), not for analysis, pondering,
+    /// a mate search, fixed depth or nodes, or `searchmoves`.
+    fn book_move(&mut self, limits: &Limits, searchmoves: &[String]) -> Option<BookMove> {
+        let position = self.game.position();
+        let clock = match position.turn() {
+            Color::White => limits.wtime,
+            Color::Black => limits.btime,
+        };
+        let game_move = (limits.movetime.is_some() || clock.is_some())
+            && !(limits.infinite || limits.ponder || self.analyse_mode)
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.mate.is_none()
+            && searchmoves.is_empty();
+        if !(self.own_book && game_move) {
+            return None;
+        }
+        self.book.as_mut()?.choose(position)
+    }
+
     /// Replaces the searcher with one of `mode`.
     fn set_search_mode(&mut self, mode: SearchMode) {
         if self.is_busy() {
@@ -345,6 +397,12 @@ impl Engine {
     pub fn go(&mut self, mut limits: Limits, searchmoves: &[String], arrived: Instant) {
         if self.is_busy() {
             self.out.info_string("go ignored: a search is already running");
+            return;
+        }
+        if let Some(BookMove { mv, weight, total }) = self.book_move(&limits, searchmoves) {
+            let mode = self.game.position().castles().mode();
+            self.out.info_string(&format!("book move {} (weight {weight} of {total})", uci_text(mv, mode)));
+            self.out.best_move(Some(mv), None, mode);
             return;
         }
         let position = self.game.position().clone();

@@ -52,6 +52,8 @@ pub fn declared() -> Vec<OptionSpec> {
             name: "SyzygyProbeLimit",
             kind: OptionKind::Spin { default: MAX_SYZYGY_PIECES, min: 0, max: MAX_SYZYGY_PIECES },
         },
+        OptionSpec { name: "OwnBook", kind: OptionKind::Check { default: false } },
+        OptionSpec { name: "BookFile", kind: OptionKind::String { default: EMPTY_TEXT } },
     ];
     engine_options.into_iter().chain(searcher_options()).collect()
 }
@@ -87,6 +89,10 @@ pub enum OptionChange {
     Syzygy50MoveRule(bool),
     /// Probe positions with at most this many pieces.
     SyzygyProbeLimit(usize),
+    /// Play moves from the opening book.
+    OwnBook(bool),
+    /// The Polyglot book's path (empty: no book).
+    BookFile(String),
     /// One of a searcher's own options.
     Searcher(Setting),
 }
@@ -114,6 +120,8 @@ pub fn parse_change(name: &str, value: &str) -> Result<OptionChange, String> {
         ("SyzygyProbeDepth", OptionValue::Spin(depth)) => OptionChange::SyzygyProbeDepth(depth as i32),
         ("Syzygy50MoveRule", OptionValue::Check(on)) => OptionChange::Syzygy50MoveRule(on),
         ("SyzygyProbeLimit", OptionValue::Spin(pieces)) => OptionChange::SyzygyProbeLimit(pieces as usize),
+        ("OwnBook", OptionValue::Check(on)) => OptionChange::OwnBook(on),
+        ("BookFile", OptionValue::Text(path)) => OptionChange::BookFile(path),
         (name, value) => OptionChange::Searcher((name, value)),
     })
 }
@@ -145,5 +153,8 @@ mod tests {
         assert_eq!(parse_change("SyzygyPath", "/a:/b c"), Ok(OptionChange::SyzygyPath("/a:/b c".to_string())));
         assert!(parse_change("SyzygyProbeLimit", "8").is_err());
         assert!(parse_change("Ponder", "maybe").is_err());
+        assert_eq!(parse_change("ownbook", "true"), Ok(OptionChange::OwnBook(true)));
+        assert_eq!(parse_change("BookFile", "<empty>"), Ok(OptionChange::BookFile(String::new())));
+        assert_eq!(parse_change("book file", "/a b/c.bin"), Ok(OptionChange::BookFile("/a b/c.bin".to_string())));
     }
 }
