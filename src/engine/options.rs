@@ -155,6 +155,6 @@ mod tests {
         assert!(parse_change("Ponder", "maybe").is_err());
         assert_eq!(parse_change("ownbook", "true"), Ok(OptionChange::OwnBook(true)));
         assert_eq!(parse_change("BookFile", "<empty>"), Ok(OptionChange::BookFile(String::new())));
-        assert_eq!(parse_change("book file", "/a b/c.bin"), Ok(OptionChange::BookFile("/a b/c.bin".to_string())));
+        assert_eq!(parse_change("bookfile", "/a b/c.bin"), Ok(OptionChange::BookFile("/a b/c.bin".to_string())));
     }
 }
