@@ -7,12 +7,20 @@
 //! each search and expands it silently between commands when allowed.
 
 pub mod chess;
+mod choice;
+mod expand;
 pub mod game;
+mod memory;
 pub mod options;
 pub mod params;
+mod path;
+mod refresh;
+mod schedule;
 pub mod searcher;
+mod select;
 pub mod synthetic;
 pub mod tree;
+mod window;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
