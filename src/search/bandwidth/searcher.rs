@@ -261,13 +261,7 @@ impl<G: GameTree> Searcher<G> {
                 return self.deepen_frozen(tip, abort);
             }
             match self.expand(tip, abort) {
-                Expansion::Done => {
-                    self.stats.expansions += 1;
-                    self.back_up_path();
-                    self.path.leave(&mut self.game);
-                    self.look_ahead.count_expansion(self.reach());
-                    return Step::Expanded;
-                }
+                Expansion::Done => return self.back_up_expansion(),
                 Expansion::Aborted => {
                     self.stats.aborted += 1;
                     self.path.leave(&mut self.game);
@@ -284,6 +278,15 @@ impl<G: GameTree> Searcher<G> {
                 }
             }
         }
+    }
+
+    /// Backs up the expansion just made and counts it towards the next deepening.
+    fn back_up_expansion(&mut self) -> Step {
+        self.stats.expansions += 1;
+        self.back_up_path();
+        self.path.leave(&mut self.game);
+        self.look_ahead.count_expansion(self.reach());
+        Step::Expanded
     }
 
     /// The step once nothing in the band is left to expand: the last stale tip valued may
