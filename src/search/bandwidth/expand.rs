@@ -148,8 +148,8 @@ impl<G: GameTree> Searcher<G> {
             let block = self.tree.alloc(count).ok_or(Expansion::Full)?;
             for j in 0..count {
                 let mv = self.moves[j];
-                // The reply's extension is known only from its position: the sweep takes
-                // a bound that looked less far ahead than its line asks for outdated.
+                // The reply's extension is known only from its position: a bound that looked
+                // less far ahead than its line asks is behind, and the sweep renews it.
                 let reply_pos = self.game.play(pos, mv);
                 let extension = u32::from(self.game.extends(&reply_pos));
                 let reply_look_ahead = self.reach().extended(look_ahead, son.extension() + extension);

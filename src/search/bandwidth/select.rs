@@ -129,6 +129,22 @@ impl<G: GameTree> Searcher<G> {
         }
     }
 
+    /// Drops for good the sons of `id` outside the band of the best key `best_key`, as
+    /// Harris does. Collapse mode only stops selecting them and frees their subtrees when
+    /// memory runs short (largest gaps first), so a son that comes back into the band
+    /// resumes from its deep subtree instead of restarting from a stub.
+    fn drop_out_of_band(&mut self, id: NodeId, best_key: i32) {
+        let band = self.band();
+        for c in self.tree.children(id) {
+            let son = *self.tree.node(c);
+            if !son.has(DROPPED) && !band.contains(band.key(&son), best_key) {
+                self.tree.collapse(c);
+                let son = self.tree.node_mut(c);
+                son.set_flags(son.flags() | DROPPED);
+            }
+        }
+    }
+
     /// Recomputes value, principal line, flags of an expanded node from its sons, and drops
     /// the sons outside the band in strict Harris mode.
     pub(super) fn recompute(&mut self, id: NodeId) {
@@ -147,19 +163,8 @@ impl<G: GameTree> Searcher<G> {
                 best = k;
             }
         }
-        // Harris deletes out-of-band sons for good. Collapse mode only stops selecting them
-        // and frees their subtrees when memory runs short (`collapse_to`, largest gaps
-        // first), so a son that comes back into the band resumes from its deep subtree
-        // instead of restarting from a stub.
         if self.params.strict_harris {
-            for c in range.clone() {
-                let son = *self.tree.node(c);
-                if !son.has(DROPPED) && !band.contains(band.key(&son), best_key) {
-                    self.tree.collapse(c);
-                    let son = self.tree.node_mut(c);
-                    son.set_flags(son.flags() | DROPPED);
-                }
-            }
+            self.drop_out_of_band(id, best_key);
         }
         let win = proven_win(&self.tree, id);
         let mut all_proven = true;
