@@ -8,57 +8,6 @@ use super::tree::{CUT, DROPPED, EXHAUSTED, Node, NodeId, PROVEN, TERMINAL};
 use super::window::{Band, NO_VALUE, back_up};
 
 impl<G: GameTree> Searcher<G> {
-    /// Creates and values the sons of `pos` in a new block, looking `depth` ahead (a son
-    /// whose move [extends](GameTree::extends) the line further); returns the block and its
-    /// size.
-    fn make_sons(
-        &mut self,
-        pos: &G::Pos,
-        ply: usize,
-        depth: u32,
-        restrict: bool,
-        abort: &mut dyn FnMut() -> bool,
-    ) -> Result<(NodeId, usize), Expansion> {
-        self.moves.clear();
-        self.game.moves(pos, &mut self.moves);
-        if restrict {
-            let codes = &self.root_moves;
-            let game = &self.game;
-            self.moves.retain(|&m| codes.contains(&game.code(m)));
-        }
-        let count = self.moves.len().min(u8::MAX as usize);
-        let first = self.tree.alloc(count).ok_or(Expansion::Full)?;
-        self.son_pos.clear();
-        // The best son so far, from the father's view: a son more than the band below it
-        // needs only a bound (from its own side, one at or above the window's top).
-        let mut best = NO_VALUE;
-        let father = self.path_window();
-        let chained = self.band().keys_are_values() && father.alpha < father.beta;
-        for k in 0..count {
-            let mv = self.moves[k];
-            let child = self.game.play(pos, mv);
-            let brother = (best != NO_VALUE).then_some(best);
-            let mut window = if chained { self.band().son_window(father, brother) } else { self.band().window(best) };
-            if window.alpha >= window.beta {
-                // The sons so far take this node out of its window: the rest only need
-                // their place in the band.
-                window = self.band().window(best);
-            }
-            let extension = u32::from(self.game.extends(&child));
-            let child_depth = self.reach().extended(depth, extension);
-            let reduction = self.game.reduction(pos, &child, k, child_depth);
-            let tip = self.estimate(&child, ply, child_depth, window, true, reduction);
-            best = best.max(back_up(tip.value));
-            self.stats.created += 1;
-            *self.tree.node_mut(first + k as NodeId) = Node::tip(self.game.code(mv), tip).with_extension(extension);
-            self.son_pos.push(child);
-            if abort() {
-                return Err(Expansion::Aborted);
-            }
-        }
-        Ok((first, count))
-    }
-
     /// Expands the tip `id` at the end of the path: two plies, or one when the tip is off
     /// the regular parity (a revived stub). The new tips look as far ahead as the search
     /// asks at their ply, or, if that was further, as the expanded tip did less what the
@@ -120,6 +69,70 @@ impl<G: GameTree> Searcher<G> {
         Expansion::Done
     }
 
+    /// Creates and values the sons of `pos` in a new block, looking `depth` ahead (a son
+    /// whose move [extends](GameTree::extends) the line further); returns the block and its
+    /// size.
+    fn make_sons(
+        &mut self,
+        pos: &G::Pos,
+        ply: usize,
+        depth: u32,
+        restrict: bool,
+        abort: &mut dyn FnMut() -> bool,
+    ) -> Result<(NodeId, usize), Expansion> {
+        self.moves.clear();
+        self.game.moves(pos, &mut self.moves);
+        if restrict {
+            let codes = &self.root_moves;
+            let game = &self.game;
+            self.moves.retain(|&m| codes.contains(&game.code(m)));
+        }
+        let count = self.moves.len().min(u8::MAX as usize);
+        let first = self.tree.alloc(count).ok_or(Expansion::Full)?;
+        self.son_pos.clear();
+        // The best son so far, from the father's view: a son more than the band below it
+        // needs only a bound (from its own side, one at or above the window's top).
+        let mut best = NO_VALUE;
+        let band = self.band();
+        let father = self.path_window();
+        let chained = band.keys_are_values() && father.alpha < father.beta;
+        for k in 0..count {
+            let mv = self.moves[k];
+            let child = self.game.play(pos, mv);
+            let brother = (best != NO_VALUE).then_some(best);
+            let mut window = if chained { band.son_window(father, brother) } else { band.window(best) };
+            if window.alpha >= window.beta {
+                // The sons so far take this node out of its window: the rest only need
+                // their place in the band.
+                window = band.window(best);
+            }
+            let extension = u32::from(self.game.extends(&child));
+            let child_depth = self.reach().extended(depth, extension);
+            let reduction = self.game.reduction(pos, &child, k, child_depth);
+            let tip = self.estimate(&child, ply, child_depth, window, true, reduction);
+            best = best.max(back_up(tip.value));
+            self.stats.created += 1;
+            *self.tree.node_mut(first + k as NodeId) = Node::tip(self.game.code(mv), tip).with_extension(extension);
+            self.son_pos.push(child);
+            if abort() {
+                return Err(Expansion::Aborted);
+            }
+        }
+        Ok((first, count))
+    }
+
+    /// Orders a fresh block of sons (and their positions) by key, best first.
+    fn sort_sons(&mut self, first: NodeId, count: usize) {
+        let mut order: Vec<usize> = (0..count).collect();
+        order.sort_by_key(|&k| std::cmp::Reverse(back_up(self.tree.node(first + k as NodeId).value())));
+        let nodes: Vec<Node> = order.iter().map(|&k| *self.tree.node(first + k as NodeId)).collect();
+        let positions: Vec<G::Pos> = order.iter().map(|&k| self.son_pos[k].clone()).collect();
+        for (k, node) in nodes.into_iter().enumerate() {
+            *self.tree.node_mut(first + k as NodeId) = node;
+        }
+        self.son_pos = positions;
+    }
+
     /// The second ply of a double expansion when estimates deepen. Each son was valued by
     /// one probe a ply deeper than its replies would be, inside the band's window: that is
     /// the alpha-beta value of its replies, at the cost of one search instead of one per
@@ -162,18 +175,6 @@ impl<G: GameTree> Searcher<G> {
             self.recompute(s);
         }
         Ok(())
-    }
-
-    /// Orders a fresh block of sons (and their positions) by key, best first.
-    fn sort_sons(&mut self, first: NodeId, count: usize) {
-        let mut order: Vec<usize> = (0..count).collect();
-        order.sort_by_key(|&k| std::cmp::Reverse(back_up(self.tree.node(first + k as NodeId).value())));
-        let nodes: Vec<Node> = order.iter().map(|&k| *self.tree.node(first + k as NodeId)).collect();
-        let positions: Vec<G::Pos> = order.iter().map(|&k| self.son_pos[k].clone()).collect();
-        for (k, node) in nodes.into_iter().enumerate() {
-            *self.tree.node_mut(first + k as NodeId) = node;
-        }
-        self.son_pos = positions;
     }
 
     /// The second ply of a double expansion, alpha-beta style with alpha lowered by the
