@@ -135,7 +135,7 @@ impl<G: GameTree> Searcher<G> {
         self.game.reduction(self.path.pos(n - 2), self.path.pos(n - 1), rank, look_ahead)
     }
 
-    /// Values the stale tip `id` at the end of the path again with the current look-ahead
+    /// Values the tip `id` at the end of the path again with the current look-ahead
     /// (exactly inside `window`; first by a [scout](Searcher::estimate) when `scout`) and
     /// backs up.
     pub(super) fn refresh(

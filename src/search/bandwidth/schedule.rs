@@ -158,10 +158,10 @@ impl LookAhead {
     /// True if the value of the tip `node` cannot be relied on as it stands: it is
     /// [behind](LookAhead::is_behind), or only a bound (from a windowed estimate, or the
     /// refutation that cut it). Selection values such a tip again before it expands it,
-    /// and a window takes no bound from it. Bounds are optimistic for the chooser above,
-    /// so selection finds every one that could matter; valuing it costs one estimate,
-    /// where expanding it would cost one per son. A terminal or a collapsed stub holds no
-    /// estimate of its own to renew and is never unreliable.
+    /// and the windows of its brothers do not rest on it. Bounds are optimistic for the
+    /// chooser above, so selection finds every one that could matter; valuing it costs one
+    /// estimate, where expanding it would cost one per son. A terminal's value is exact and
+    /// a collapsed stub's is backed up from the subtree it had: neither is unreliable.
     pub fn unreliable(&self, node: &Node, ply: usize, ext: u32, reach: Reach) -> bool {
         node.flags() & (TERMINAL | COLLAPSED) == 0 && (node.is_bound() || self.is_behind(node, ply, ext, reach))
     }

@@ -1,5 +1,5 @@
 //! The bandwidth search on any [`GameTree`]: select a tip along the best in-band sons,
-//! value it again if its estimate is stale, or else double-expand it with the band-lowered
+//! value it again if its value cannot be relied on, or else double-expand it with the band-lowered
 //! cutoff, back the values up, repeat; plus the re-rooting the engine needs.
 //!
 //! The searcher's state and its loop live here; the parts live beside it: the look-ahead
@@ -24,8 +24,8 @@ use super::window::Band;
 pub enum Step {
     /// A tip was expanded and the values backed up.
     Expanded,
-    /// A stale tip (a shallower look-ahead than the search now uses, or a bound) was valued
-    /// again and the values backed up.
+    /// A tip whose value could not be relied on (an estimate behind the look-ahead the
+    /// search now asks, or a bound) was valued again and the values backed up.
     Refreshed,
     /// Nothing in the band was left to expand at the current look-ahead, so the
     /// look-ahead grew by a ply: the moves out of the band are swept again.
@@ -47,7 +47,7 @@ pub struct Stats {
     pub created: u64,
     /// Expansions undone by the abort callback.
     pub aborted: u64,
-    /// Stale tips valued again.
+    /// Tips valued again (behind the look-ahead, or bounds).
     pub refreshed: u64,
     /// Compactions of the arena.
     pub compactions: u64,
@@ -233,9 +233,10 @@ impl<G: GameTree> Searcher<G> {
         self.tree.live()
     }
 
-    /// One iteration: select a tip, then value it again if its estimate is stale, or else
-    /// expand it, and back up. `abort` is polled after every new estimate; when it fires,
-    /// the iteration is undone. A frozen tree deepens its estimates instead of growing.
+    /// One iteration: select a tip, then value it again if its value cannot be relied on
+    /// (or value again a tip the sweep along its line finds behind), or else expand it,
+    /// and back up. `abort` is polled after every new estimate; when it fires, the
+    /// iteration is undone. A frozen tree deepens its estimates instead of growing.
     pub fn step(&mut self, abort: &mut dyn FnMut() -> bool) -> Step {
         self.note_incumbent();
         if self.is_finished() {
@@ -289,7 +290,7 @@ impl<G: GameTree> Searcher<G> {
         Step::Expanded
     }
 
-    /// The step once nothing in the band is left to expand: the last stale tip valued may
+    /// The step once nothing in the band is left to expand: the last tip valued again may
     /// have ended the search before the sweep went along its line, so the principal line
     /// is swept first. Then, since the moves out of the band were valued only as far ahead
     /// as the search looks now, unless the outcome is proven the look-ahead grows by a
