@@ -7,12 +7,20 @@
 //! each search and expands it silently between commands when allowed.
 
 pub mod chess;
+mod choice;
+mod expand;
 pub mod game;
+mod memory;
 pub mod options;
 pub mod params;
+mod path;
+mod refresh;
+mod schedule;
 pub mod searcher;
+mod select;
 pub mod synthetic;
 pub mod tree;
+mod window;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,7 +36,7 @@ use crate::search::{
 use chess::{ChessPos, ChessTree};
 use options::BandwidthSettings;
 use params::*;
-use searcher::{Searcher, Step};
+use searcher::{Searcher, Stats, Step};
 use tree::Tree;
 
 /// What the last search did besides its report, for an `info string`.
@@ -251,7 +259,7 @@ impl Bandwidth {
     fn best_code(&self) -> Option<MoveCode> {
         let tree = self.searcher.tree();
         let root = tree.node(tree.root());
-        (!root.is_tip()).then(|| tree.node(tree.children(tree.root()).start + root.best() as u32).mv())
+        (!root.is_tip()).then(|| tree.node(tree.best_son(tree.root())).mv())
     }
 
     /// True when `go depth` or `go mate` is satisfied.
@@ -298,6 +306,65 @@ impl Bandwidth {
                 .searcher
                 .root_lead()
                 .is_some_and(|(best, lead)| is_clear_lead(lead, band, self.searcher.tree().subtree_size(best)))
+    }
+
+    /// True if the search should stop before its next step: never before the root has sons
+    /// (there is no move to stop with), then on a stop or the node limit (`work` done so
+    /// far), at the goal of a `go mate` or `go depth`, on the hard limit, on the soft one
+    /// once the tree is settled, and when a timed search has clearly decided.
+    fn should_stop(&self, job: &SearchJob, time: &TimeManager, steps: u64, work: u64) -> bool {
+        if self.searcher.root().is_tip() {
+            return false;
+        }
+        let signals = &*self.signals;
+        if signals.stop_requested() || work >= job.limits.nodes.unwrap_or(u64::MAX) || self.reached_goal(job) {
+            return true;
+        }
+        let settled = !self.uncertain() && self.line_to_keep() && self.searcher.best_son_trusted();
+        if time.hard_expired(signals) || (settled && time.soft_expired(signals)) {
+            return true;
+        }
+        time.is_timed() && !signals.is_pondering() && self.decided(steps)
+    }
+
+    /// Ends a search that started with the searcher's counters at `stats` and
+    /// `probe_nodes`, and its work at `work_before`: the summary, the final report and the
+    /// move to play, with a move from the probes' table or any legal move when the tree has
+    /// none.
+    fn conclude(
+        &mut self,
+        job: &SearchJob,
+        reporter: &mut dyn Reporter,
+        stats: Stats,
+        probe_nodes: u64,
+        work_before: u64,
+    ) -> SearchOutcome {
+        let start = job.started;
+        self.summary.expansions = self.searcher.stats().expansions - stats.expansions;
+        self.summary.refreshed = self.searcher.stats().refreshed - stats.refreshed;
+        self.summary.look_ahead = self.searcher.probe_depth();
+        self.summary.probe_nodes = self.searcher.game().probe_nodes() - probe_nodes;
+        let mut report = self.report(job, work_before, start);
+        if report.pv.is_empty()
+            && let Some(m) = self.searcher.game().table_move(&job.root).or_else(|| fallback_move(&job.root))
+        {
+            report.pv.push(m);
+        }
+        let s = self.summary;
+        reporter.report(Progress::Note(format!(
+            "bandwidth: {} expansions, {} tips revalued, {} probe nodes, tip look-ahead {}, tree {} nodes",
+            s.expansions,
+            s.refreshed,
+            s.probe_nodes,
+            s.look_ahead,
+            self.nodes_in_tree()
+        )));
+        let best = report.pv.first().copied();
+        // A line that ends after our move (a search stopped just after the best move
+        // changed) may still have the expected reply in the prober's table.
+        let ponder =
+            report.pv.get(1).copied().or_else(|| best.and_then(|m| self.searcher.game().expected_reply(&job.root, m)));
+        SearchOutcome { best, ponder, report }
     }
 
     /// The report of the search so far.
@@ -355,7 +422,6 @@ impl crate::search::Searcher for Bandwidth {
             ..SearchSummary::default()
         };
         self.searcher.clear_deepest();
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let signals = self.signals.clone();
         let mut last_report = start;
         let mut reported = (self.searcher.root().pvlen(), self.best_code());
@@ -364,19 +430,8 @@ impl crate::search::Searcher for Bandwidth {
         self.searcher.game_mut().new_search();
 
         loop {
-            // Until the root has sons there is no move to stop with.
-            let has_move = !self.searcher.root().is_tip();
-            if has_move {
-                if signals.stop_requested() || self.work() - work_before >= node_limit || self.reached_goal(job) {
-                    break;
-                }
-                let settled = !self.uncertain() && self.line_to_keep() && self.searcher.best_son_trusted();
-                if time.hard_expired(&signals) || (settled && time.soft_expired(&signals)) {
-                    break;
-                }
-                if time.is_timed() && !signals.is_pondering() && self.decided(steps) {
-                    break;
-                }
+            if self.should_stop(job, &time, steps, self.work() - work_before) {
+                break;
             }
             // Even the first expansion of a fresh root may be aborted: with tip probes it can
             // outlast a short clock. Without a move then, the probes' table or
@@ -399,31 +454,7 @@ impl crate::search::Searcher for Bandwidth {
         }
 
         self.searcher.game_mut().set_clock(None);
-        self.summary.expansions = self.searcher.stats().expansions - stats.expansions;
-        self.summary.refreshed = self.searcher.stats().refreshed - stats.refreshed;
-        self.summary.look_ahead = self.searcher.probe_depth();
-        self.summary.probe_nodes = self.searcher.game().probe_nodes() - probe_nodes;
-        let mut report = self.report(job, work_before, start);
-        if report.pv.is_empty()
-            && let Some(m) = self.searcher.game().table_move(&job.root).or_else(|| fallback_move(&job.root))
-        {
-            report.pv.push(m);
-        }
-        let s = self.summary;
-        reporter.report(Progress::Note(format!(
-            "bandwidth: {} expansions, {} tips revalued, {} probe nodes, tip look-ahead {}, tree {} nodes",
-            s.expansions,
-            s.refreshed,
-            s.probe_nodes,
-            s.look_ahead,
-            self.nodes_in_tree()
-        )));
-        let best = report.pv.first().copied();
-        // A line that ends after our move (a search stopped just after the best move
-        // changed) may still have the expected reply in the prober's table.
-        let ponder =
-            report.pv.get(1).copied().or_else(|| best.and_then(|m| self.searcher.game().expected_reply(&job.root, m)));
-        SearchOutcome { best, ponder, report }
+        self.conclude(job, reporter, stats, probe_nodes, work_before)
     }
 
     /// Forgets the tree and the cached estimates and goes back to the start position.

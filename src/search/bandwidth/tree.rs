@@ -337,6 +337,12 @@ impl Tree {
         n.first_child..n.first_child + n.n_children as NodeId
     }
 
+    /// The best son of the expanded node `id` (the one its value is backed up from).
+    #[inline]
+    pub fn best_son(&self, id: NodeId) -> NodeId {
+        self.node(id).first_child + self.node(id).best as NodeId
+    }
+
     /// The son of `id` reached by `code`.
     pub fn child_by_move(&self, id: NodeId, code: MoveCode) -> Option<NodeId> {
         if code == NO_MOVE {
