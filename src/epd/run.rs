@@ -87,13 +87,15 @@ pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<Summ
     let mut summary = Summary::default();
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
-    std::thread::scope(|scope| {
+    let mut out = std::io::stdout().lock();
+    let written = std::thread::scope(|scope| {
         for mut searcher in searchers {
             let (sender, next, records) = (sender.clone(), &next, &records);
             scope.spawn(move || {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(record) = records.get(index) else { break };
+                    // The receiver is gone when the results cannot be written: stop.
                     if sender.send((index, solve(searcher.as_mut(), record, limit))).is_err() {
                         break;
                     }
@@ -110,18 +112,19 @@ pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<Summ
             while let Some(result) = waiting.remove(&printed) {
                 let record = &records[printed];
                 progress.clear();
-                println!("{}", result_line(record, &result));
+                writeln!(out, "{}", result_line(record, &result))?;
                 summary.add(record, result.solved, result.points, result.nodes);
                 printed += 1;
             }
             progress.show();
         }
         progress.clear();
+        Ok(())
     });
     summary.elapsed = started.elapsed();
-    for line in summary.lines() {
-        println!("{line}");
-    }
+    written
+        .and_then(|()| summary.lines().iter().try_for_each(|line| writeln!(out, "{line}")))
+        .map_err(|e| format!("cannot write the results: {e}"))?;
     Ok(summary)
 }
 
