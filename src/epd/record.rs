@@ -95,11 +95,8 @@ pub fn parse_record(line: &str, line_number: usize) -> Result<EpdRecord, String>
         }
     }
     // The UCI list names moves exactly; the SAN list is the fallback.
-    let listed = match (c8.zip(c9).and_then(|(points, moves)| parallel_points(points, moves)), c0.and_then(point_list))
-    {
-        (Some(list), _) | (None, Some(list)) => list,
-        (None, None) => Vec::new(),
-    };
+    let uci_list = c8.zip(c9).and_then(|(points, moves)| parallel_points(points, moves));
+    let listed = uci_list.or_else(|| c0.and_then(point_list)).unwrap_or_default();
     for (text, points) in listed {
         let m = resolve_move(&record.position, text)
             .ok_or_else(|| format!("points for {text}, which is not a legal move here"))?;

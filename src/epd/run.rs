@@ -197,7 +197,6 @@ impl Progress {
     fn show(&mut self) {
         if self.on_terminal {
             eprint!("\r[{}/{}] solved {}", self.done, self.total, self.solved);
-            let _ = std::io::stderr().flush();
             self.shown = true;
         }
     }
