@@ -18,10 +18,10 @@ usage:
   harrier bench [depth]                fixed-depth alpha-beta search of the bench positions
   harrier bench --bandwidth [nodes]    the same positions in bandwidth mode, fixed node count
   harrier perft <depth> [fen]          move-generation count, per root move
-  harrier epd <file> [--movetime ms | --depth d] [--hash mb]
+  harrier epd <file> [--movetime ms | --depth d] [--threads n] [--hash mb]
               [--mode alphabeta|bandwidth] [--band cp] [--depth-penalty cp] [--tip-probe d]
               [--deepen-every n]
-                                       run an EPD test suite (bm/am, SAN or UCI)
+                                       run an EPD test suite (bm/am/dm, STS points)
   harrier eval [fen]                   the static evaluation term by term (start position by default)
   harrier tune <file> [--positions n] [--epochs n] [--rate cp] [--threads n] [--min-positions n]
                [--out file]
@@ -156,7 +156,7 @@ fn tune_command(args: &[String]) -> Result<(), String> {
 fn epd_command(args: &[String]) -> Result<(), String> {
     let path = args.first().ok_or("epd needs a file")?;
     let mut limit = EpdLimit::MoveTime(1000);
-    let mut setup = EpdSearcher { mode: SearchMode::AlphaBeta, hash_mb: 16, bandwidth: Default::default() };
+    let mut setup = EpdSearcher { mode: SearchMode::AlphaBeta, hash_mb: 16, bandwidth: Default::default(), threads: 1 };
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -164,6 +164,7 @@ fn epd_command(args: &[String]) -> Result<(), String> {
             "--movetime" => limit = EpdLimit::MoveTime(number(value, "--movetime")?),
             "--depth" => limit = EpdLimit::Depth(number(value, "--depth")?),
             "--hash" => setup.hash_mb = number(value, "--hash")?,
+            "--threads" => setup.threads = number::<usize>(value, "--threads")?.max(1),
             "--mode" => {
                 setup.mode = match value.to_ascii_lowercase().as_str() {
                     "alphabeta" => SearchMode::AlphaBeta,

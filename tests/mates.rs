@@ -1,7 +1,7 @@
-//! The alpha-beta searcher against a brute-force mate prover written here from shakmaty
-//! alone: every record of epd/mates.epd and epd/mates_hard.epd is proved first, then the
-//! engine must find each mate with its exact distance. Every search has a fixed depth, so
-//! results do not depend on the machine.
+//! The alpha-beta searcher against the brute-force mate prover of tests/common, written
+//! from shakmaty alone: every record of epd/mates.epd and epd/mates_hard.epd is proved
+//! first, then the engine must find each mate with its exact distance. Every search has a
+//! fixed depth, so results do not depend on the machine.
 
 mod common;
 
@@ -19,27 +19,8 @@ const MATES: &str = include_str!("../epd/mates.epd");
 const MATES_HARD: &str = include_str!("../epd/mates_hard.epd");
 
 // ---------------------------------------------------------------------------------------
-// Brute-force mate prover
+// Brute-force mate prover (mates_within and mating_move: tests/common/searching.rs)
 // ---------------------------------------------------------------------------------------
-
-/// True when the side to move can force mate within `n` of its moves.
-fn mates_within(pos: &Chess, n: u32) -> bool {
-    n > 0 && pos.legal_moves().iter().any(|&m| mating_move(pos, m, n))
-}
-
-/// True when `m` forces mate within `n` moves (counting `m`).
-fn mating_move(pos: &Chess, m: Move, n: u32) -> bool {
-    let child = play(pos, m);
-    if child.is_checkmate() {
-        return true;
-    }
-    if n <= 1 {
-        return false;
-    }
-    let replies = child.legal_moves();
-    // Stalemate is no mate.
-    !replies.is_empty() && replies.iter().all(|&r| mates_within(&play(&child, r), n - 1))
-}
 
 /// The fewest moves to a forced mate (up to `limit`) and every move that achieves it.
 fn shortest_mate(pos: &Chess, limit: u32) -> Option<(u32, HashSet<Move>)> {

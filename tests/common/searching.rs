@@ -1,5 +1,6 @@
 //! Helpers for the tests that drive the alpha-beta searcher in-process: positions from
-//! shakmaty alone, keys, move text, and fixed-depth searches from a fresh start.
+//! shakmaty alone, keys, move text, fixed-depth searches from a fresh start, and a
+//! brute-force mate prover written from shakmaty alone.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -55,4 +56,23 @@ pub fn search_with(s: &mut AlphaBeta, root: &Chess, history: &[u64], depth: u32)
 
 pub fn search(root: &Chess, history: &[u64], depth: u32, features: Features) -> SearchOutcome {
     search_with(&mut searcher(features), root, history, depth)
+}
+
+/// True when the side to move can force mate within `n` of its moves.
+pub fn mates_within(pos: &Chess, n: u32) -> bool {
+    n > 0 && pos.legal_moves().iter().any(|&m| mating_move(pos, m, n))
+}
+
+/// True when `m` forces mate within `n` moves (counting `m`).
+pub fn mating_move(pos: &Chess, m: Move, n: u32) -> bool {
+    let child = play(pos, m);
+    if child.is_checkmate() {
+        return true;
+    }
+    if n <= 1 {
+        return false;
+    }
+    let replies = child.legal_moves();
+    // Stalemate is no mate.
+    !replies.is_empty() && replies.iter().all(|&r| mates_within(&play(&child, r), n - 1))
 }
