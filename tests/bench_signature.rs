@@ -6,7 +6,7 @@ use harrier::bench;
 use harrier::search::alphabeta::Features;
 
 /// `harrier bench`'s node count.
-const ALPHA_BETA_SIGNATURE: u64 = 3_545_397;
+const ALPHA_BETA_SIGNATURE: u64 = 2_450_773;
 /// `harrier bench --bandwidth`'s node count.
 const BANDWIDTH_SIGNATURE: u64 = 3_796_654;
 

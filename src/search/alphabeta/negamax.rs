@@ -316,6 +316,20 @@ impl AlphaBeta {
                     continue;
                 }
             }
+            // SEE pruning: at low draft, a move that loses material on its square is not
+            // worth a search once some move has been searched.
+            if features.pruning
+                && ply > 0
+                && !in_check
+                && !gives_check
+                && depth <= SEE_PRUNE_MAX_DEPTH
+                && best_value > -MATE_BOUND
+            {
+                let bar = if quiet { -SEE_QUIET_MARGIN * depth } else { -SEE_TACTICAL_MARGIN * depth * depth };
+                if see(pos, m) < bar {
+                    continue;
+                }
+            }
 
             let extension = i32::from((features.check_extension && gives_check) || (singular && code == tt_move));
             let new_depth = depth - 1 + extension;
@@ -335,6 +349,7 @@ impl AlphaBeta {
                 {
                     reduction = late_move_reduction(depth, searched);
                     reduction -= i32::from(PV);
+                    reduction += i32::from(!improving);
                     reduction -= i32::from(code == killers[0] || code == killers[1]);
                     if features.history {
                         reduction -= self.quiet_score(side, m, previous) / LMR_HISTORY_DIVISOR;

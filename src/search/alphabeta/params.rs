@@ -39,6 +39,13 @@ pub const LMP_BASE: i32 = 3;
 /// ...and that divided by this when it is not: a node going down needs fewer tries.
 pub const LMP_NOT_IMPROVING_DIVISOR: i32 = 2;
 
+/// SEE pruning: deepest draft where a move losing material on its square is skipped.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+/// SEE pruning: a quiet move may lose this much per ply of draft before it is skipped.
+pub const SEE_QUIET_MARGIN: i32 = 60;
+/// SEE pruning: a capture or promotion may lose this much per ply of draft squared.
+pub const SEE_TACTICAL_MARGIN: i32 = 20;
+
 /// Late move reductions: shallowest draft where they apply.
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// Late move reductions: moves searched at full depth before reducing.
