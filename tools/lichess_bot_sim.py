@@ -33,7 +33,8 @@ carries a score (lichess-bot's draw and resign decisions read it); python-chess 
 warning or error apart from `info` lines outside a search; the engine exits with status 0.
 
 usage: tools/lichess_bot_sim.py [--engine target/release/harrier] [--readme README.md]
-       [--transcript FILE] [--seed N]
+       [--seed N] [--game N] [--transcript FILE [--transcript-game N]]
+$HARRIER_SYZYGY_PATH, if set, replaces the README block's placeholder SyzygyPath.
 Needs python-chess and PyYAML; `make lichess-test` installs both in target/lichess-venv and
 runs this. Prints one line per game, then 'N passed, N failed'; exits 1 on any failure.
 """
@@ -141,9 +142,10 @@ LOG = EngineLog()
 
 def readme_config(path):
     """The lichess-bot `config.yml` keys of the README's lichess-bot section, checked."""
-    text = open(path, encoding="utf-8").read()
+    with open(path, encoding="utf-8") as readme:
+        text = readme.read()
     section = text.split("\n## lichess-bot\n", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```yaml\n(.*?)```", section, re.S)
+    blocks = re.findall(r"```yaml\n(.*?)```", section, re.DOTALL)
     config = {}
     for block in blocks:
         config.update(yaml.safe_load(block))
@@ -163,7 +165,9 @@ def readme_config(path):
 def lichess_bot_options(readme_options):
     """The README's uci_options as lichess-bot sends them: managed options dropped; the
     placeholder SyzygyPath replaced by $HARRIER_SYZYGY_PATH or left out."""
-    options = {k: v for k, v in readme_options.items() if not chess.engine.Option(k, "", None, None, None, None).is_managed()}
+    options = {
+        k: v for k, v in readme_options.items() if not chess.engine.Option(k, "", None, None, None, None).is_managed()
+    }
     tables = os.environ.get("HARRIER_SYZYGY_PATH")
     if tables:
         options["SyzygyPath"] = tables
