@@ -374,8 +374,7 @@ class Simulation:
             out.write(f"# {spec.variant} {spec.mode}, Harrier as {'white' if spec.bot_color else 'black'}\n")
             out.write(f"# {board.root().fen()} {' '.join(m.uci() for m in board.move_stack)}\n")
             out.write("# seconds since start, << to the engine, >> from the engine\n")
-            for created, direction, text in transcript.lines:
-                out.write(f"{created - start:8.3f} {direction} {text}\n")
+            out.writelines(f"{t - start:8.3f} {direction} {text}\n" for t, direction, text in transcript.lines)
 
     def games(self):
         """The games to play, each variant lichess-bot is told to accept."""
