@@ -84,6 +84,12 @@ OPPONENT_PLAYS_RANDOM = 0.6
 OFFER_DRAW_SCORE = 20
 OFFER_DRAW_MOVES = 10
 OFFER_DRAW_PIECES = 10
+# Where the UCI lines of a failed game go.
+FAILED_TRANSCRIPT = os.path.normpath(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "lichess-game-{}-failed.txt")
+)
+# Commands to the engine quoted with a protocol fault.
+FAULT_CONTEXT_LINES = 4
 # lichess-bot reads mate scores as this many centipawns.
 MATE_SCORE = 40000
 # A dead-drawn rook ending for the "fromPosition" game.
@@ -233,7 +239,8 @@ def ponder_violations(transcript, game_end):
             if index < game_end:
                 ends.append(text)
         elif direction == ">>" and text.startswith("bestmove") and pondering:
-            faults.append(f"'{text}' during go ponder, before ponderhit or stop")
+            sent = [line for _, d, line in transcript.lines[:index] if d == "<<"][-FAULT_CONTEXT_LINES:]
+            faults.append(f"'{text}' during go ponder, before ponderhit or stop; sent before: {sent}")
             pondering = False
     return faults, ends.count("ponderhit"), ends.count("stop")
 
@@ -291,17 +298,21 @@ class Simulation:
             game_end = len(transcript.lines)
             code = close_engine(bot)
             opponent.quit()
+            assert code == 0, f"exit status {code} after quit"
+            faults, hits, misses = ponder_violations(transcript, game_end)
+            assert not faults, "; ".join(faults)
+        except (AssertionError, chess.engine.EngineError, TimeoutError) as error:
+            path = FAILED_TRANSCRIPT.format(number)
+            self.write_transcript(path, spec, transcript, board)
+            raise AssertionError(f"{error} (UCI transcript: {path})") from error
         finally:
             bot.close()
             opponent.close()
             LOG.watched.pop(bot.protocol, None)
-        assert code == 0, f"exit status {code} after quit"
-        faults, hits, misses = ponder_violations(transcript, game_end)
-        assert not faults, "; ".join(faults)
         self.ponder[0] += hits
         self.ponder[1] += misses
         if number == self.args.transcript_game and self.args.transcript:
-            self.write_transcript(spec, transcript, board)
+            self.write_transcript(self.args.transcript, spec, transcript, board)
         return (
             f"{spec.variant} {spec.mode}, bot {'white' if spec.bot_color else 'black'} "
             f"{spec.bot_base_ms / 1000:g}+{INC_MS / 1000:g}: {result} "
@@ -367,10 +378,10 @@ class Simulation:
             clocks[board.turn] += INC_MS / 1000
         return move
 
-    def write_transcript(self, spec, transcript, board):
-        """The game's UCI lines, timed from the first, to --transcript."""
-        start = transcript.lines[0][0]
-        with open(self.args.transcript, "w", encoding="utf-8") as out:
+    def write_transcript(self, path, spec, transcript, board):
+        """The game's UCI lines, timed from the first, to path."""
+        start = transcript.lines[0][0] if transcript.lines else 0
+        with open(path, "w", encoding="utf-8") as out:
             out.write(f"# {spec.variant} {spec.mode}, Harrier as {'white' if spec.bot_color else 'black'}\n")
             out.write(f"# {board.root().fen()} {' '.join(m.uci() for m in board.move_stack)}\n")
             out.write("# seconds since start, << to the engine, >> from the engine\n")
