@@ -28,9 +28,10 @@ Checked: the README block configures the engine (and so does lichess-bot's defau
 time (a watchdog kills it otherwise); the bot's clock, charged with the time from the
 opponent's move to the bot's bestmove plus a simulated network lag, never runs out, and the
 first moves stay inside lichess's first-move limit; no `bestmove` comes during `go ponder`
-before `ponderhit` or `stop`, and at least one ponder hit and one miss happened; every move
-carries a score (lichess-bot's draw and resign decisions read it); python-chess logged no
-warning or error apart from `info` lines outside a search; the engine exits with status 0.
+before `ponderhit`, `stop` or `quit`, and at least one ponder hit and one miss happened;
+every move carries a score (lichess-bot's draw and resign decisions read it); python-chess
+logged no warning or error apart from `info` lines outside a search; the engine exits with
+status 0.
 
 usage: tools/lichess_bot_sim.py [--engine target/release/harrier] [--readme README.md]
        [--seed N] [--game N] [--transcript FILE [--transcript-game N]]
@@ -228,13 +229,14 @@ def draw_decision(scores, board):
 
 def ponder_violations(transcript, game_end):
     """Protocol faults around pondering in one transcript, and the ponder hits and misses
-    among its first game_end lines (after them lichess-bot's closing `isready` stops it)."""
+    among its first game_end lines (after them lichess-bot's closing `isready` stops it).
+    `quit` ends a ponder too: a search still running then sends its `bestmove`."""
     faults, ends = [], []
     pondering = False
     for index, (_, direction, text) in enumerate(transcript.lines):
         if direction == "<<" and text.startswith("go ponder"):
             pondering = True
-        elif direction == "<<" and text in ("ponderhit", "stop") and pondering:
+        elif direction == "<<" and text in ("ponderhit", "stop", "quit") and pondering:
             pondering = False
             if index < game_end:
                 ends.append(text)
@@ -340,8 +342,11 @@ class Simulation:
                 clock_id="real time",
             )
             can_ponder, timeout = True, clocks[own] + WATCHDOG_GRACE_S
+        # A copy, as lichess-bot builds a new board for every move: python-chess keeps the
+        # board it was given, and one changed later by the game's moves would turn the closing
+        # `isready` into a ponder hit that sends no `stop`.
         result = play_watched(
-            bot, board, limit, timeout, info=chess.engine.INFO_ALL, ponder=can_ponder, draw_offered=False
+            bot, board.copy(), limit, timeout, info=chess.engine.INFO_ALL, ponder=can_ponder, draw_offered=False
         )
         used = time.perf_counter() - received + NETWORK_LAG_MS / 1000
         assert result.move in board.legal_moves, f"illegal move {result.move} in {board.fen()}"
