@@ -19,7 +19,7 @@ usage:
   harrier bench --bandwidth [nodes]    the same positions in bandwidth mode, fixed node count
   harrier perft <depth> [fen]          move-generation count, per root move
   harrier epd <file> [--movetime ms | --depth d] [--threads n] [--hash mb]
-              [--mode alphabeta|bandwidth] [--band cp] [--depth-penalty cp] [--tip-probe d]
+              [--mode alphabeta|bandwidth|minimax] [--band cp] [--depth-penalty cp] [--tip-probe d]
               [--deepen-every n]
                                        run an EPD test suite (bm/am/dm, STS points)
   harrier eval [fen]                   the static evaluation term by term (start position by default)
@@ -165,13 +165,7 @@ fn epd_command(args: &[String]) -> Result<(), String> {
             "--depth" => limit = EpdLimit::Depth(number(value, "--depth")?),
             "--hash" => setup.hash_mb = number(value, "--hash")?,
             "--threads" => setup.threads = number::<usize>(value, "--threads")?.max(1),
-            "--mode" => {
-                setup.mode = match value.to_ascii_lowercase().as_str() {
-                    "alphabeta" => SearchMode::AlphaBeta,
-                    "bandwidth" => SearchMode::Bandwidth,
-                    _ => return Err(format!("unknown mode '{value}'")),
-                }
-            }
+            "--mode" => setup.mode = SearchMode::from_name(value).ok_or_else(|| format!("unknown mode '{value}'"))?,
             "--band" => setup.bandwidth.band = number(value, "--band")?,
             "--depth-penalty" => setup.bandwidth.depth_penalty = number(value, "--depth-penalty")?,
             "--tip-probe" => setup.bandwidth.tip_probe_depth = number(value, "--tip-probe")?,

@@ -113,6 +113,32 @@ impl Features {
         aspiration: true,
     };
 
+    /// Full-width alpha-beta, the reference Harris's bandwidth search is measured against
+    /// (he played fixed-depth, full-width alpha-beta programs against their conversions to
+    /// his search, with the same evaluation): the engine's evaluation, quiescence,
+    /// transposition table and move ordering, iterated to the clock, without the main
+    /// search's selectivity, check extension and aspiration windows. Quiescence keeps its
+    /// static exchange filter, which decides which captures it looks at whatever the
+    /// window, and drops delta pruning, a futility pruning that depends on the window.
+    /// The correction history is off: it is learnt from earlier searches, so with it the
+    /// value would not be a minimax of the evaluation. Mate distance pruning stays: it
+    /// changes no value. At a fixed depth and without the table, the root value is the
+    /// minimax value of that depth with this quiescence at the leaves.
+    pub const MINIMAX: Features = Features {
+        transposition_table: true,
+        quiescence: true,
+        quiescence_see: true,
+        delta_pruning: false,
+        killers: true,
+        history: true,
+        see_ordering: true,
+        pruning: false,
+        mate_distance: true,
+        correction: false,
+        check_extension: false,
+        aspiration: false,
+    };
+
     /// Plain fixed-depth alpha-beta with static evaluation at the leaves.
     pub const PLAIN: Features = Features {
         transposition_table: false,
