@@ -17,6 +17,7 @@ usage:
   harrier                              run the UCI engine on stdin/stdout
   harrier bench [depth]                fixed-depth alpha-beta search of the bench positions
   harrier bench --bandwidth [nodes]    the same positions in bandwidth mode, fixed node count
+  harrier bench --minimax [depth]      the same positions in minimax mode, fixed depth
   harrier perft <depth> [fen]          move-generation count, per root move
   harrier epd <file> [--movetime ms | --depth d] [--threads n] [--hash mb]
               [--mode alphabeta|bandwidth|minimax] [--band cp] [--depth-penalty cp] [--tip-probe d]
@@ -66,22 +67,32 @@ fn bench_command(args: &[String]) -> Result<(), String> {
     let progress = |index: usize, nodes: u64| {
         eprintln!("position {:>2}/{}: {nodes} nodes", index + 1, bench::POSITIONS.len());
     };
-    let result = if args.first().map(String::as_str) == Some("--bandwidth") {
-        let nodes = match args.get(1) {
-            Some(n) => number::<u64>(n, "nodes")?.max(1),
-            None => bench::DEFAULT_BANDWIDTH_NODES,
-        };
-        let result = bench::run_bandwidth(nodes, progress);
-        eprintln!("bandwidth, {nodes} nodes per position, {:.3} s", result.elapsed.as_secs_f64());
-        result
-    } else {
-        let depth = match args.first() {
-            Some(d) => number::<u32>(d, "depth")?.clamp(1, harrier::search::MAX_DEPTH),
-            None => bench::DEFAULT_DEPTH,
-        };
-        let result = bench::run(depth, Features::FULL, progress);
-        eprintln!("depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
-        result
+    let depth = |arg: Option<&String>, default: u32| match arg {
+        Some(d) => Ok(number::<u32>(d, "depth")?.clamp(1, harrier::search::MAX_DEPTH)),
+        None => Ok::<u32, String>(default),
+    };
+    let result = match args.first().map(String::as_str) {
+        Some("--bandwidth") => {
+            let nodes = match args.get(1) {
+                Some(n) => number::<u64>(n, "nodes")?.max(1),
+                None => bench::DEFAULT_BANDWIDTH_NODES,
+            };
+            let result = bench::run_bandwidth(nodes, progress);
+            eprintln!("bandwidth, {nodes} nodes per position, {:.3} s", result.elapsed.as_secs_f64());
+            result
+        }
+        Some("--minimax") => {
+            let depth = depth(args.get(1), bench::DEFAULT_MINIMAX_DEPTH)?;
+            let result = bench::run(depth, Features::MINIMAX, progress);
+            eprintln!("minimax, depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
+            result
+        }
+        _ => {
+            let depth = depth(args.first(), bench::DEFAULT_DEPTH)?;
+            let result = bench::run(depth, Features::FULL, progress);
+            eprintln!("depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
+            result
+        }
     };
     println!("{} nodes {} nps", result.nodes, result.nps());
     Ok(())

@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -257,4 +258,26 @@ fn minimax_mode_finds_mates_in_two_and_three() {
         assert!(record.best.contains(&best), "{}: {} does not mate in {dm}", record.id, search.best);
     }
     assert!(tried >= 20, "{tried} mates");
+}
+
+/// `harrier epd --mode minimax` solves the mate suite at the depth that proves a mate in 3
+/// at full width; an unknown mode is refused.
+#[test]
+fn epd_tool_runs_minimax_mode() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/mates.epd");
+    let run = |mode: &str| {
+        Command::new(env!("CARGO_BIN_EXE_harrier"))
+            .args(["epd", path, "--depth", "5", "--mode", mode])
+            .output()
+            .unwrap()
+    };
+    let output = run("minimax");
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let total =
+        include_str!("../epd/mates.epd").lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).count();
+    assert_eq!(stdout.lines().last(), Some(format!("solved {total}/{total}").as_str()), "{stdout}");
+    let output = run("fullwidth");
+    assert!(!output.status.success() && output.stdout.is_empty());
+    assert!(String::from_utf8(output.stderr).unwrap().contains("unknown mode 'fullwidth'"));
 }
