@@ -82,8 +82,8 @@ pub struct Features {
     /// moves.
     pub see_ordering: bool,
     /// The main search's selectivity: null move, reverse futility and futility pruning,
-    /// late move pruning and reductions, internal iterative reductions, singular
-    /// extensions and multi-cut.
+    /// late move pruning and reductions, SEE pruning, internal iterative reductions,
+    /// singular extensions and multi-cut.
     pub pruning: bool,
     /// Mate distance pruning. Exact: it cuts only what cannot beat a mate already found.
     pub mate_distance: bool,
