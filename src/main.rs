@@ -63,13 +63,17 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
     text.parse().map_err(|_| format!("{what} must be a number, not '{text}'"))
 }
 
+/// A search depth from the command line, `default` when none is given.
+fn depth_arg(arg: Option<&String>, default: u32) -> Result<u32, String> {
+    match arg {
+        Some(d) => Ok(number::<u32>(d, "depth")?.clamp(1, harrier::search::MAX_DEPTH)),
+        None => Ok(default),
+    }
+}
+
 fn bench_command(args: &[String]) -> Result<(), String> {
     let progress = |index: usize, nodes: u64| {
         eprintln!("position {:>2}/{}: {nodes} nodes", index + 1, bench::POSITIONS.len());
-    };
-    let depth = |arg: Option<&String>, default: u32| match arg {
-        Some(d) => Ok(number::<u32>(d, "depth")?.clamp(1, harrier::search::MAX_DEPTH)),
-        None => Ok::<u32, String>(default),
     };
     let result = match args.first().map(String::as_str) {
         Some("--bandwidth") => {
@@ -82,13 +86,13 @@ fn bench_command(args: &[String]) -> Result<(), String> {
             result
         }
         Some("--minimax") => {
-            let depth = depth(args.get(1), bench::DEFAULT_MINIMAX_DEPTH)?;
+            let depth = depth_arg(args.get(1), bench::DEFAULT_MINIMAX_DEPTH)?;
             let result = bench::run(depth, Features::MINIMAX, progress);
             eprintln!("minimax, depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
             result
         }
         _ => {
-            let depth = depth(args.first(), bench::DEFAULT_DEPTH)?;
+            let depth = depth_arg(args.first(), bench::DEFAULT_DEPTH)?;
             let result = bench::run(depth, Features::FULL, progress);
             eprintln!("depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
             result
