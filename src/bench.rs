@@ -15,6 +15,9 @@ use crate::search::{Limits, SearchJob, Searcher, Signals, Silent};
 
 /// Default depth of `harrier bench`.
 pub const DEFAULT_DEPTH: u32 = 11;
+/// Default depth of `harrier bench --minimax`: the full-width search needs far more nodes
+/// per ply.
+pub const DEFAULT_MINIMAX_DEPTH: u32 = 6;
 /// Default nodes (tree positions and probe nodes) per bench position in bandwidth mode.
 pub const DEFAULT_BANDWIDTH_NODES: u64 = 100_000;
 /// Table size for bench, in MB.

@@ -17,9 +17,10 @@ usage:
   harrier                              run the UCI engine on stdin/stdout
   harrier bench [depth]                fixed-depth alpha-beta search of the bench positions
   harrier bench --bandwidth [nodes]    the same positions in bandwidth mode, fixed node count
+  harrier bench --minimax [depth]      the same positions in minimax mode, fixed depth
   harrier perft <depth> [fen]          move-generation count, per root move
   harrier epd <file> [--movetime ms | --depth d] [--threads n] [--hash mb]
-              [--mode alphabeta|bandwidth] [--band cp] [--depth-penalty cp] [--tip-probe d]
+              [--mode alphabeta|bandwidth|minimax] [--band cp] [--depth-penalty cp] [--tip-probe d]
               [--deepen-every n]
                                        run an EPD test suite (bm/am/dm, STS points)
   harrier eval [fen]                   the static evaluation term by term (start position by default)
@@ -62,26 +63,40 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
     text.parse().map_err(|_| format!("{what} must be a number, not '{text}'"))
 }
 
+/// A search depth from the command line, `default` when none is given.
+fn depth_arg(arg: Option<&String>, default: u32) -> Result<u32, String> {
+    match arg {
+        Some(d) => Ok(number::<u32>(d, "depth")?.clamp(1, harrier::search::MAX_DEPTH)),
+        None => Ok(default),
+    }
+}
+
 fn bench_command(args: &[String]) -> Result<(), String> {
     let progress = |index: usize, nodes: u64| {
         eprintln!("position {:>2}/{}: {nodes} nodes", index + 1, bench::POSITIONS.len());
     };
-    let result = if args.first().map(String::as_str) == Some("--bandwidth") {
-        let nodes = match args.get(1) {
-            Some(n) => number::<u64>(n, "nodes")?.max(1),
-            None => bench::DEFAULT_BANDWIDTH_NODES,
-        };
-        let result = bench::run_bandwidth(nodes, progress);
-        eprintln!("bandwidth, {nodes} nodes per position, {:.3} s", result.elapsed.as_secs_f64());
-        result
-    } else {
-        let depth = match args.first() {
-            Some(d) => number::<u32>(d, "depth")?.clamp(1, harrier::search::MAX_DEPTH),
-            None => bench::DEFAULT_DEPTH,
-        };
-        let result = bench::run(depth, Features::FULL, progress);
-        eprintln!("depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
-        result
+    let result = match args.first().map(String::as_str) {
+        Some("--bandwidth") => {
+            let nodes = match args.get(1) {
+                Some(n) => number::<u64>(n, "nodes")?.max(1),
+                None => bench::DEFAULT_BANDWIDTH_NODES,
+            };
+            let result = bench::run_bandwidth(nodes, progress);
+            eprintln!("bandwidth, {nodes} nodes per position, {:.3} s", result.elapsed.as_secs_f64());
+            result
+        }
+        Some("--minimax") => {
+            let depth = depth_arg(args.get(1), bench::DEFAULT_MINIMAX_DEPTH)?;
+            let result = bench::run(depth, Features::MINIMAX, progress);
+            eprintln!("minimax, depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
+            result
+        }
+        _ => {
+            let depth = depth_arg(args.first(), bench::DEFAULT_DEPTH)?;
+            let result = bench::run(depth, Features::FULL, progress);
+            eprintln!("depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
+            result
+        }
     };
     println!("{} nodes {} nps", result.nodes, result.nps());
     Ok(())
@@ -165,13 +180,7 @@ fn epd_command(args: &[String]) -> Result<(), String> {
             "--depth" => limit = EpdLimit::Depth(number(value, "--depth")?),
             "--hash" => setup.hash_mb = number(value, "--hash")?,
             "--threads" => setup.threads = number::<usize>(value, "--threads")?.max(1),
-            "--mode" => {
-                setup.mode = match value.to_ascii_lowercase().as_str() {
-                    "alphabeta" => SearchMode::AlphaBeta,
-                    "bandwidth" => SearchMode::Bandwidth,
-                    _ => return Err(format!("unknown mode '{value}'")),
-                }
-            }
+            "--mode" => setup.mode = SearchMode::from_name(value).ok_or_else(|| format!("unknown mode '{value}'"))?,
             "--band" => setup.bandwidth.band = number(value, "--band")?,
             "--depth-penalty" => setup.bandwidth.depth_penalty = number(value, "--depth-penalty")?,
             "--tip-probe" => setup.bandwidth.tip_probe_depth = number(value, "--tip-probe")?,

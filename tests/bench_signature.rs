@@ -1,5 +1,5 @@
 //! The bench signatures: a change that is meant to keep play as it was (a refactor) must
-//! keep both node counts. A change to search or evaluation updates them here and quotes
+//! keep all three node counts. A change to search or evaluation updates them here and quotes
 //! the new alpha-beta count in its commit message (`Bench: <nodes>`).
 
 use harrier::bench;
@@ -8,7 +8,9 @@ use harrier::search::alphabeta::Features;
 /// `harrier bench`'s node count.
 const ALPHA_BETA_SIGNATURE: u64 = 2_450_773;
 /// `harrier bench --bandwidth`'s node count.
-const BANDWIDTH_SIGNATURE: u64 = 3_796_654;
+const BANDWIDTH_SIGNATURE: u64 = 3_813_302;
+/// `harrier bench --minimax`'s node count.
+const MINIMAX_SIGNATURE: u64 = 5_889_689;
 
 #[test]
 fn alpha_beta_bench_signature_is_unchanged() {
@@ -20,4 +22,10 @@ fn alpha_beta_bench_signature_is_unchanged() {
 fn bandwidth_bench_signature_is_unchanged() {
     let nodes = bench::run_bandwidth(bench::DEFAULT_BANDWIDTH_NODES, |_, _| {}).nodes;
     assert_eq!(nodes, BANDWIDTH_SIGNATURE, "harrier bench --bandwidth now gives {nodes} nodes");
+}
+
+#[test]
+fn minimax_bench_signature_is_unchanged() {
+    let nodes = bench::run(bench::DEFAULT_MINIMAX_DEPTH, Features::MINIMAX, |_, _| {}).nodes;
+    assert_eq!(nodes, MINIMAX_SIGNATURE, "harrier bench --minimax now gives {nodes} nodes");
 }

@@ -290,7 +290,8 @@ fn quiescence_reference(pos: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i
 /// and its null-window answers are bounds on the right side of it.
 #[test]
 fn quiescence_with_the_table_agrees_with_the_reference() {
-    let no_pruning = Features { pruning: false, ..Features::FULL };
+    let no_pruning =
+        Features { pruning: false, quiescence_see: false, delta_pruning: false, correction: false, ..Features::FULL };
     let mut s = searcher(no_pruning);
     for fen in harrier::bench::POSITIONS {
         let pos = chess(fen);

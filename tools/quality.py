@@ -12,7 +12,7 @@ lacks is scored at the depth its header names by the Stockfish named by --stockf
 cached in target/quality_cache.tsv; the loss of a move is capped at 300 cp. With a node
 limit the result does not depend on the machine's load; on a clock it does.
 
-usage: tools/quality.py [path/to/harrier] [--mode alphabeta|bandwidth]
+usage: tools/quality.py [path/to/harrier] [--mode alphabeta|bandwidth|minimax]
            [--nodes N | --clock SECONDS+INCREMENT] [--option Name=Value ...]
            [--positions FILE] [--save losses.json] [--compare losses.json]
            [--stockfish PATH]
@@ -35,7 +35,7 @@ BLUNDER = 100
 
 parser = argparse.ArgumentParser()
 parser.add_argument("engine", nargs="?", default="target/release/harrier")
-parser.add_argument("--mode", choices=["alphabeta", "bandwidth"], default="alphabeta")
+parser.add_argument("--mode", choices=["alphabeta", "bandwidth", "minimax"], default="alphabeta")
 parser.add_argument("--nodes", type=int)
 parser.add_argument("--clock", help="a game clock for each position, e.g. 3+0.05")
 parser.add_argument("--option", action="append", default=[], help="a UCI option, Name=Value")
@@ -88,6 +88,8 @@ engine = chess.engine.SimpleEngine.popen_uci(args.engine)
 options = {"Hash": 16}
 if args.mode == "bandwidth":
     options.update({"SearchMode": "Bandwidth", "AlwaysThink": "false"})
+elif args.mode == "minimax":
+    options["SearchMode"] = "Minimax"
 options.update(option.split("=", 1) for option in args.option)
 engine.configure(options)
 played = {}

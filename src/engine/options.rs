@@ -138,6 +138,7 @@ mod tests {
         assert_eq!(parse_change("Clear Hash", ""), Ok(OptionChange::ClearHash));
         assert_eq!(parse_change("SearchMode", "alphabeta"), Ok(OptionChange::SearchMode(SearchMode::AlphaBeta)));
         assert_eq!(parse_change("searchmode", "Bandwidth"), Ok(OptionChange::SearchMode(SearchMode::Bandwidth)));
+        assert_eq!(parse_change("SearchMode", "MINIMAX"), Ok(OptionChange::SearchMode(SearchMode::Minimax)));
         assert_eq!(parse_change("Bandwidth", "150"), Ok(OptionChange::Searcher(("Bandwidth", OptionValue::Spin(150)))));
         assert_eq!(
             parse_change("alwaysthink", "false"),

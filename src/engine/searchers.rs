@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::options as alphabeta_options;
+use crate::search::alphabeta::{AlphaBeta, Features};
 use crate::search::bandwidth::Bandwidth;
 use crate::search::bandwidth::options::{self as bandwidth_options, BandwidthSettings};
 use crate::search::options::{OptionSpec, Setting};
@@ -18,11 +18,16 @@ pub enum SearchMode {
     AlphaBeta,
     /// Harris's bandwidth best-first search.
     Bandwidth,
+    /// The alpha-beta searcher without its selectivity ([`Features::MINIMAX`]): the
+    /// full-width reference for the bandwidth search.
+    Minimax,
 }
 
 impl SearchMode {
     /// The names offered by the `SearchMode` combo.
-    pub const NAMES: &'static [&'static str] = &["AlphaBeta", "Bandwidth"];
+    pub const NAMES: &'static [&'static str] = &["AlphaBeta", "Bandwidth", "Minimax"];
+    /// Every mode, in the combo's order.
+    pub const ALL: [SearchMode; 3] = [SearchMode::AlphaBeta, SearchMode::Bandwidth, SearchMode::Minimax];
     /// The mode a new engine starts in.
     pub const DEFAULT: SearchMode = SearchMode::AlphaBeta;
 
@@ -31,6 +36,7 @@ impl SearchMode {
         match self {
             SearchMode::AlphaBeta => "AlphaBeta",
             SearchMode::Bandwidth => "Bandwidth",
+            SearchMode::Minimax => "Minimax",
         }
     }
 
@@ -39,6 +45,7 @@ impl SearchMode {
         match name.to_ascii_lowercase().as_str() {
             "alphabeta" => Some(SearchMode::AlphaBeta),
             "bandwidth" => Some(SearchMode::Bandwidth),
+            "minimax" => Some(SearchMode::Minimax),
             _ => None,
         }
     }
@@ -46,7 +53,7 @@ impl SearchMode {
     /// The options this mode's searcher declares.
     pub fn options(self) -> Vec<OptionSpec> {
         match self {
-            SearchMode::AlphaBeta => alphabeta_options::declared(),
+            SearchMode::AlphaBeta | SearchMode::Minimax => alphabeta_options::declared(),
             SearchMode::Bandwidth => bandwidth_options::declared(),
         }
     }
@@ -57,9 +64,16 @@ impl SearchMode {
     }
 }
 
-/// Every searcher's own options, in the order `uci` prints them.
+/// Every searcher's own options, in the order `uci` prints them: each once, also when
+/// several modes declare it.
 pub fn searcher_options() -> Vec<OptionSpec> {
-    [SearchMode::AlphaBeta, SearchMode::Bandwidth].into_iter().flat_map(SearchMode::options).collect()
+    let mut options: Vec<OptionSpec> = Vec::new();
+    for spec in SearchMode::ALL.into_iter().flat_map(SearchMode::options) {
+        if !options.iter().any(|known| known.name == spec.name) {
+            options.push(spec);
+        }
+    }
+    options
 }
 
 /// A searcher of `mode` with `hash_mb` megabytes, listening to `signals`, with those of
@@ -72,8 +86,11 @@ pub fn build(
 ) -> Result<Box<dyn Searcher>, String> {
     let own: Vec<Setting> = settings.iter().filter(|&(name, _)| mode.declares(name)).cloned().collect();
     Ok(match mode {
-        SearchMode::AlphaBeta => {
+        SearchMode::AlphaBeta | SearchMode::Minimax => {
             let mut searcher = AlphaBeta::new(hash_mb, signals)?;
+            if mode == SearchMode::Minimax {
+                searcher.features = Features::MINIMAX;
+            }
             for (name, value) in own {
                 searcher.set_option(name, value)?;
             }

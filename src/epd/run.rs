@@ -13,8 +13,7 @@ use shakmaty::san::SanPlus;
 use super::record::{EpdRecord, parse_record};
 use super::score::{Summary, is_solved};
 use super::{EpdLimit, EpdSearcher};
-use crate::engine::searchers::SearchMode;
-use crate::search::alphabeta::AlphaBeta;
+use crate::engine::searchers::{self, SearchMode};
 use crate::search::bandwidth::Bandwidth;
 use crate::search::{Limits, Score, SearchJob, Searcher, Signals, Silent};
 
@@ -131,8 +130,8 @@ pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<Summ
 fn new_searcher(setup: EpdSearcher) -> Result<Box<dyn Searcher>, String> {
     let signals = Arc::new(Signals::default());
     Ok(match setup.mode {
-        SearchMode::AlphaBeta => Box::new(AlphaBeta::new(setup.hash_mb, signals)?),
         SearchMode::Bandwidth => Box::new(Bandwidth::new(setup.hash_mb, setup.bandwidth, signals)?),
+        mode => searchers::build(mode, setup.hash_mb, &[], signals)?,
     })
 }
 

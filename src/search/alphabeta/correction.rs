@@ -1,5 +1,5 @@
 //! Correction history: what searches of positions with the same pawn structure taught
-//! about the static evaluation's error, added to it before it steers pruning.
+//! about the static evaluation's error, added to it before it steers pruning and quiescence.
 
 use shakmaty::{Chess, Color, Position};
 

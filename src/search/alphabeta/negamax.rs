@@ -155,7 +155,7 @@ impl AlphaBeta {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
-        if features.pruning {
+        if features.mate_distance {
             // Mate distance pruning: no line from here can beat a mate already found nearer.
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
@@ -273,7 +273,7 @@ impl AlphaBeta {
             counter,
             history: features.history.then_some(&quiet_score as &dyn Fn(Move) -> i32),
             capture_history: features.history.then_some(&capture_score as &dyn Fn(Move) -> i32),
-            see: features.pruning.then_some(&see_of as &dyn Fn(Move) -> i32),
+            see: features.see_ordering.then_some(&see_of as &dyn Fn(Move) -> i32),
         };
         let picker = MovePicker::new(moves, &hints);
 
@@ -420,7 +420,7 @@ impl AlphaBeta {
         if excluded != NO_MOVE {
             return best_value;
         }
-        if features.pruning && !in_check && !best_is_tactical && informative && best_value.abs() < MATE_BOUND {
+        if features.correction && !in_check && !best_is_tactical && informative && best_value.abs() < MATE_BOUND {
             self.correction.update(pos, depth, best_value - raw_eval);
         }
         if features.transposition_table {
@@ -455,11 +455,11 @@ impl AlphaBeta {
         }
     }
 
-    /// The static evaluation `raw` of `pos` as pruning uses it: with the correction history
-    /// added when pruning is on.
+    /// The static evaluation `raw` of `pos` as pruning and quiescence use it: with the
+    /// correction history added when it is on.
     #[inline]
     pub(super) fn static_eval(&self, pos: &Chess, raw: i32) -> i32 {
-        if self.features.pruning { self.correction.corrected(pos, raw) } else { raw }
+        if self.features.correction { self.correction.corrected(pos, raw) } else { raw }
     }
 
     /// True when the static evaluation at `ply` is better than two plies before (or four,

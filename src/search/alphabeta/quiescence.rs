@@ -35,9 +35,9 @@ impl AlphaBeta {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
-        let pruning = self.features.pruning;
+        let features = self.features;
         let pv = beta - alpha > 1;
-        let tt_hit = if self.features.transposition_table { self.tt.probe(key, ply) } else { None };
+        let tt_hit = if features.transposition_table { self.tt.probe(key, ply) } else { None };
         if let Some(hit) = tt_hit
             && !pv
             && settles(&hit, alpha, beta)
@@ -45,7 +45,7 @@ impl AlphaBeta {
             return hit.value;
         }
         // A deeper entry of this position is worth more than what this search can store.
-        let may_store = self.features.transposition_table && tt_hit.is_none_or(|h| h.depth <= QUIESCENCE_DRAFT);
+        let may_store = features.transposition_table && tt_hit.is_none_or(|h| h.depth <= QUIESCENCE_DRAFT);
         let original_alpha = alpha;
         let in_check = pos.is_check();
         let mut moves = pos.legal_moves();
@@ -80,12 +80,13 @@ impl AlphaBeta {
         let tt_move = tt_hit.map_or(NO_MOVE, |h| h.mv);
         let mut best_move = NO_MOVE;
         for m in MovePicker::tactical(moves, tt_move) {
-            if !in_check && pruning {
+            if !in_check {
                 let gain = m.capture().map_or(0, role_value)
                     + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
                     + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
-                let hopeless = alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
-                if hopeless || (may_lose_material(m) && see(pos, m) < 0) {
+                let hopeless =
+                    features.delta_pruning && alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
+                if hopeless || (features.quiescence_see && may_lose_material(m) && see(pos, m) < 0) {
                     continue;
                 }
             }
