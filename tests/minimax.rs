@@ -12,62 +12,22 @@ use std::time::{Duration, Instant};
 use common::searching::*;
 use common::{Harrier, PROMPT, TIMEOUT, WATCH, position};
 use harrier::engine::searchers::{self, SearchMode};
-use harrier::eval::evaluate;
-use harrier::moves::role_value;
 use harrier::search::alphabeta::Features;
-use harrier::search::alphabeta::see::{may_lose_material, see};
 use harrier::search::{INFINITY, Limits, Score, SearchJob, Signals, Silent, mated_in};
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Position};
 
 // ---------------------------------------------------------------------------------------
 // Minimax mode equals minimax
 // ---------------------------------------------------------------------------------------
 
-/// The engine's quiescence as minimax mode runs it, restated: stand pat on the static
-/// evaluation or the best capture or promotion, leaving out captures that lose material by
-/// static exchange evaluation; every evasion when in check. Alpha-beta (exact in a full
-/// window) with the biggest victims first, for speed only.
-fn quiescence(pos: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-    let in_check = pos.is_check();
-    let moves = pos.legal_moves();
-    let mut best = -INFINITY;
-    if in_check {
-        if moves.is_empty() {
-            return mated_in(ply);
-        }
-    } else {
-        best = evaluate(pos);
-        if best >= beta {
-            return best;
-        }
-        alpha = alpha.max(best);
-    }
-    let mut moves: Vec<Move> = moves
-        .into_iter()
-        .filter(|&m| in_check || ((m.is_capture() || m.is_promotion()) && !(may_lose_material(m) && see(pos, m) < 0)))
-        .collect();
-    moves.sort_by_key(|m| std::cmp::Reverse(m.capture().map_or(0, role_value)));
-    for m in moves {
-        let value = -quiescence(&play(pos, m), ply + 1, -beta, -alpha);
-        if value > best {
-            best = value;
-            alpha = alpha.max(value);
-            if value >= beta {
-                break;
-            }
-        }
-    }
-    best
-}
-
-/// Plain negamax over every legal move to `depth`, [`quiescence`] at the leaves; positions
-/// without moves are mated or stalemate, and below the root the fifty-move rule and
-/// insufficient material draw. (Repetition cannot occur: the roots have no game history and
+/// Plain negamax over every legal move to `depth`, quiescence with the SEE filter at the
+/// leaves ([`reference_quiescence`]); positions without moves are mated or stalemate, and
+/// below the root the fifty-move rule and insufficient material draw. (Repetition cannot occur: the roots have no game history and
 /// a position repeats four plies after itself at the soonest, beyond the interior nodes of
 /// the depths used here.)
 fn minimax(pos: &Chess, depth: u32, ply: usize) -> i32 {
     if depth == 0 {
-        return quiescence(pos, ply, -INFINITY, INFINITY);
+        return reference_quiescence(pos, ply, -INFINITY, INFINITY, true);
     }
     if ply > 0 && ((pos.halfmoves() >= 100 && !pos.is_checkmate()) || pos.is_insufficient_material()) {
         return 0;

@@ -255,36 +255,6 @@ fn full_search_visits_fewer_nodes_than_plain() {
 // Quiescence with the transposition table
 // ---------------------------------------------------------------------------------------
 
-/// The quiescence value written here from shakmaty alone: stand pat or the best capture or
-/// promotion, every evasion when in check (fail-soft alpha-beta, exact in a full window).
-fn quiescence_reference(pos: &Chess, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-    let in_check = pos.is_check();
-    let moves = pos.legal_moves();
-    let mut best = -INFINITY;
-    if in_check {
-        if moves.is_empty() {
-            return mated_in(ply);
-        }
-    } else {
-        best = evaluate(pos);
-        if best >= beta {
-            return best;
-        }
-        alpha = alpha.max(best);
-    }
-    for &m in moves.iter().filter(|m| in_check || m.is_capture() || m.is_promotion()) {
-        let value = -quiescence_reference(&play(pos, m), ply + 1, -beta, -alpha);
-        if value > best {
-            best = value;
-            alpha = alpha.max(value);
-            if value >= beta {
-                break;
-            }
-        }
-    }
-    best
-}
-
 /// Without pruning, the quiescence search is exact whatever its table holds: cold or
 /// warm, after null-window searches have stored bounds, it returns the reference value,
 /// and its null-window answers are bounds on the right side of it.
@@ -295,7 +265,7 @@ fn quiescence_with_the_table_agrees_with_the_reference() {
     let mut s = searcher(no_pruning);
     for fen in harrier::bench::POSITIONS {
         let pos = chess(fen);
-        let exact = quiescence_reference(&pos, 0, -INFINITY, INFINITY);
+        let exact = reference_quiescence(&pos, 0, -INFINITY, INFINITY, false);
         s.new_game();
         for _ in 0..2 {
             assert_eq!(s.probe(&pos, &[], 0, -INFINITY, INFINITY, None), Some(exact), "{fen}");

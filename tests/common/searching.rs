@@ -76,3 +76,45 @@ pub fn mating_move(pos: &Chess, m: Move, n: u32) -> bool {
     // Stalemate is no mate.
     !replies.is_empty() && replies.iter().all(|&r| mates_within(&play(&child, r), n - 1))
 }
+
+/// The quiescence value written from shakmaty alone: stand pat on the static evaluation or
+/// the best capture or promotion, every evasion when in check. With `skip_losing` it leaves
+/// out captures that lose material by static exchange evaluation, as the engine's filter
+/// does. Fail-soft alpha-beta with the biggest victims first (for speed only): exact in a
+/// full window.
+pub fn reference_quiescence(pos: &Chess, ply: usize, mut alpha: i32, beta: i32, skip_losing: bool) -> i32 {
+    use harrier::eval::evaluate;
+    use harrier::moves::role_value;
+    use harrier::search::alphabeta::see::{may_lose_material, see};
+    use harrier::search::{INFINITY, mated_in};
+
+    let in_check = pos.is_check();
+    let moves = pos.legal_moves();
+    let mut best = -INFINITY;
+    if in_check {
+        if moves.is_empty() {
+            return mated_in(ply);
+        }
+    } else {
+        best = evaluate(pos);
+        if best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+    }
+    let losing = |m: Move| skip_losing && may_lose_material(m) && see(pos, m) < 0;
+    let mut moves: Vec<Move> =
+        moves.into_iter().filter(|&m| in_check || ((m.is_capture() || m.is_promotion()) && !losing(m))).collect();
+    moves.sort_by_key(|m| std::cmp::Reverse(m.capture().map_or(0, role_value)));
+    for m in moves {
+        let value = -reference_quiescence(&play(pos, m), ply + 1, -beta, -alpha, skip_losing);
+        if value > best {
+            best = value;
+            alpha = alpha.max(value);
+            if value >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
