@@ -9,6 +9,7 @@ pub mod epd;
 pub mod eval;
 pub mod moves;
 pub mod perft;
+pub mod random;
 pub mod search;
 pub mod tune;
 pub mod uci;

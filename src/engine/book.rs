@@ -17,6 +17,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use crate::moves::{self, MoveCode};
+use crate::random::SplitMix;
 
 /// Bytes per book entry.
 const ENTRY_BYTES: usize = 16;
@@ -71,7 +72,7 @@ pub struct BookMove {
 /// A loaded book and the random numbers its choices draw on.
 pub struct Book {
     bytes: Vec<u8>,
-    random: Random,
+    random: SplitMix,
 }
 
 impl Book {
@@ -92,11 +93,11 @@ impl Book {
             .map_err(|_| format!("the opening book {path} does not fit in memory ({} bytes)", metadata.len()))?;
         // One byte more than allowed, so that a file that grew meanwhile is still caught.
         file.take(MAX_BOOK_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
-        Book::from_bytes(bytes, Random::from_clock()).map_err(|reason| format!("the opening book {path} {reason}"))
+        Book::from_bytes(bytes, clock_seeded()).map_err(|reason| format!("the opening book {path} {reason}"))
     }
 
     /// A book from a file's contents; the error completes "the opening book ... ".
-    fn from_bytes(bytes: Vec<u8>, random: Random) -> Result<Book, String> {
+    fn from_bytes(bytes: Vec<u8>, random: SplitMix) -> Result<Book, String> {
         if bytes.len() as u64 > MAX_BOOK_BYTES {
             return Err(format!("is larger than {MAX_BOOK_BYTES} bytes"));
         }
@@ -163,32 +164,10 @@ fn key_of(entry: &[u8; ENTRY_BYTES]) -> u64 {
     u64::from_be_bytes(entry[..8].try_into().expect("an entry starts with an eight-byte key"))
 }
 
-/// SplitMix64: small, fast and good enough to vary the openings from game to game.
-struct Random(u64);
-
-impl Random {
-    /// SplitMix64's increment (the golden ratio in 64 bits).
-    const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
-
-    /// A generator seeded from the clock, so that games do not all open alike.
-    fn from_clock() -> Random {
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_nanos());
-        Random(nanos as u64)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(Random::GAMMA);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..bound` (`bound` > 0), by multiplying up (Lemire): the bias is
-    /// below `bound / 2^64`, nothing for the weights of a book.
-    fn below(&mut self, bound: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(bound)) >> 64) as u64
-    }
+/// A generator seeded from the clock, so that games do not all open alike.
+fn clock_seeded() -> SplitMix {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_nanos());
+    SplitMix::new(nanos as u64)
 }
 
 #[cfg(test)]
@@ -223,7 +202,7 @@ mod tests {
     fn book(mut entries: Vec<(u64, u16, u16)>, seed: u64) -> Book {
         entries.sort_by_key(|&(key, _, _)| key);
         let bytes = entries.into_iter().flat_map(|(key, code, weight)| entry(key, code, weight)).collect();
-        Book::from_bytes(bytes, Random(seed)).unwrap()
+        Book::from_bytes(bytes, SplitMix::new(seed)).unwrap()
     }
 
     /// The test positions of the Polyglot book format's specification, with their keys.
@@ -336,7 +315,7 @@ mod tests {
 
     #[test]
     fn files_that_are_not_books_are_refused() {
-        let random = || Random(1);
+        let random = || SplitMix::new(1);
         assert!(refusal(Book::from_bytes(Vec::new(), random())).contains("empty"));
         assert!(refusal(Book::from_bytes(vec![0; 17], random())).contains("multiple of 16"));
         let unsorted = [entry(2, 0, 1), entry(1, 0, 1)].concat();

@@ -9,6 +9,7 @@ use super::params::PAWN_CACHE_ENTRIES;
 use super::pawns;
 use super::score::S;
 use super::terms::Accumulator;
+use crate::random::mix;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -19,14 +20,6 @@ struct Entry {
 
 thread_local! {
     static CACHE: RefCell<Vec<Entry>> = RefCell::new(vec![Entry::default(); PAWN_CACHE_ENTRIES]);
-}
-
-/// Mixes a 64-bit word (the finaliser of SplitMix64).
-#[inline]
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 /// The cache key of the pawns and king squares; never 0, the empty slot's key.

@@ -3,41 +3,13 @@
 //! ahead, as tip probes do), and an unbounded random tree.
 
 use crate::moves::MoveCode;
+pub use crate::random::SplitMix;
+use crate::random::{GOLDEN_GAMMA, mix};
 
 use super::game::{GameTree, Tip, Window};
 
 /// Leaf values of [`UniformTree::random`] lie within ±this.
 pub const RANDOM_LEAF_RANGE: i32 = 1000;
-
-/// A small, fast, seedable generator (SplitMix64), so tests need no dependency.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator started at `seed`.
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        mix(self.0)
-    }
-
-    /// A uniform integer in `lo..=hi`.
-    pub fn range(&mut self, lo: i32, hi: i32) -> i32 {
-        let span = (hi as i64 - lo as i64 + 1) as u64;
-        (lo as i64 + (self.next_u64() % span) as i64) as i32
-    }
-}
-
-/// SplitMix64's finaliser: a good 64-bit hash.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// A node of a [`UniformTree`]: its ply and its index among the nodes of that ply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,7 +274,7 @@ impl GameTree for RandomTree {
     }
 
     fn play(&mut self, pos: &RandomPos, mv: usize) -> RandomPos {
-        RandomPos(mix(pos.0 ^ (mv as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+        RandomPos(mix(pos.0 ^ (mv as u64 + 1).wrapping_mul(GOLDEN_GAMMA)))
     }
 
     fn enter(&mut self, _: &RandomPos) {}
