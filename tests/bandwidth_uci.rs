@@ -502,8 +502,17 @@ fn ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree() {
         assert!(first.is_some_and(|m| parse_uci(&pos, m).is_some()), "{line}");
     }
     e.send("ponderhit");
-    let search = e.bestmove(&pos, TIMEOUT);
+    let mut search = e.bestmove(&pos, TIMEOUT);
     assert!(search.elapsed < Duration::from_millis(1000), "bestmove {:?} after ponderhit", search.elapsed);
+    // A search whose line changed just before the clock stopped it leaves the expected
+    // reply a tip (reused 0 by design): then the same position is searched again, growing
+    // the same tree, up to four more times.
+    for _ in 0..4 {
+        if pv_of(&search.lines[search.lines.len() - 2]).len() >= 3 {
+            break;
+        }
+        search = e.go("go movetime 300", &pos);
+    }
     moves.push(search.best.clone());
     moves.push(ponder_of(&search));
 
