@@ -5,14 +5,19 @@
 //! longest resistance, search limits, idle thinking, tree reuse across moves, and the memory
 //! cap.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Instant;
 
 use harrier::moves::{decode, encode, parse_uci};
+use harrier::search::alphabeta::Features;
 use harrier::search::bandwidth::Bandwidth;
 use harrier::search::bandwidth::chess::{ChessPos, ChessTree};
 use harrier::search::bandwidth::game::{GameTree, Window};
-use harrier::search::bandwidth::params::{BandwidthParams, LOOK_AHEAD_TAPER, MAX_BAND, UNCONFIRMED_DISCOUNT_CP};
+use harrier::search::bandwidth::params::{
+    BandwidthParams, BandwidthStyle, LOOK_AHEAD_TAPER, MAX_BAND, UNCONFIRMED_DISCOUNT_CP,
+};
 use harrier::search::bandwidth::searcher::{Searcher, Step, back_up, son_window};
 use harrier::search::bandwidth::synthetic::{LookAheadTree, RandomTree, UniformPos, UniformTree};
 use harrier::search::bandwidth::tree::{CUT, DROPPED, PROVEN, TERMINAL};
@@ -504,8 +509,12 @@ fn finds_the_four_verified_mates() {
     // Harris's search with one-ply probes at the tips proves each mate in its tree (the
     // root is exhausted); the engine's default, whose deepening probes find mates beyond
     // the tree, plays and reports them too.
-    let plain = BandwidthParams { tip_probe_depth: 1, deepen_every: u64::MAX, ..BandwidthParams::default() };
-    for (params, proves) in [(plain, true), (BandwidthParams::default(), false)] {
+    let harris = BandwidthParams { style: BandwidthStyle::Harris, tip_probe_depth: 1, ..BandwidthParams::default() };
+    let strict_narrow = BandwidthParams { strict_harris: true, band: 0, ..harris };
+    let strict_wide = BandwidthParams { strict_harris: true, band: 300, ..harris };
+    let cases_by_params =
+        [(harris, true), (strict_narrow, true), (strict_wide, true), (BandwidthParams::default(), false)];
+    for (params, proves) in cases_by_params {
         for (fen, answer, mate) in cases {
             let mut searcher = bandwidth(params);
             let outcome = searcher.search(&job(position(fen), Vec::new(), nodes(MATE_BUDGET)), &mut Silent);
@@ -515,6 +524,43 @@ fn finds_the_four_verified_mates() {
             if proves {
                 assert!(searcher.searcher().is_finished(), "{fen}: the shortest mate is proven in the tree");
             }
+        }
+    }
+}
+
+/// Positions from Win at Chess (74, 75, 85, 96) where Harris's strict drop at a band of 0
+/// with quiescence tips, when it hid the dropped replies from the backup, claimed mates in 3
+/// or 4 that full-width alpha-beta to depth 7 refutes: the defender's best first reply was
+/// mated, and the escapes it had dropped were not counted.
+const STRICT_FALSE_MATES: [&str; 4] = [
+    "5r1k/pp4pp/2p5/2b1P3/4Pq2/1PB1p3/P3Q1PP/3N2K1 b - - 0 1",
+    "r3r1k1/pppq1ppp/8/8/1Q4n1/7P/PPP2PP1/RNB1R1K1 b - - 0 1",
+    "kr2R3/p4r2/2pq4/2N2p1p/3P2p1/Q5P1/5P1P/5BK1 w - - 0 1",
+    "r1b4k/ppp2Bb1/6Pp/3pP3/1qnP1p1Q/8/PPP3P1/1K1R3R w - - 0 1",
+];
+
+#[test]
+fn a_strict_drop_never_hides_an_escape_from_a_mate() {
+    let strict = BandwidthParams {
+        style: BandwidthStyle::Harris,
+        strict_harris: true,
+        band: 0,
+        tip_probe_depth: 0,
+        ..BandwidthParams::default()
+    };
+    for fen in STRICT_FALSE_MATES {
+        let pos = position(fen);
+        let outcome = bandwidth(strict).search(&job(pos.clone(), Vec::new(), nodes(200_000)), &mut Silent);
+        if let Score::Mate(moves) = outcome.report.score
+            && moves > 0
+        {
+            // Full-width alpha-beta to the mate's depth proves any mate that short.
+            let depth = 2 * moves as u32 - 1;
+            let reference = common::searching::search(&pos, &[], depth, Features::MINIMAX).report.score;
+            assert!(
+                matches!(reference, Score::Mate(m) if m > 0 && m <= moves),
+                "{fen}: strict Harris claims mate in {moves}, full-width depth {depth} says {reference:?}"
+            );
         }
     }
 }

@@ -24,10 +24,11 @@ const IDLE_WATCH: Duration = Duration::from_millis(1500);
 /// How long the opponent of an engine that thinks on its time takes over a move in the tests.
 const OPPONENT_THINKS: Duration = Duration::from_millis(1000);
 
-/// A fresh engine in bandwidth mode, `AlwaysThink` as given.
-fn bandwidth_engine(always_think: bool) -> Harrier {
+/// A fresh engine in bandwidth mode, its `BandwidthStyle` and `AlwaysThink` as given.
+fn bandwidth_engine(style: &str, always_think: bool) -> Harrier {
     let mut e = Harrier::spawn();
     e.send("setoption name SearchMode value Bandwidth");
+    e.send(&format!("setoption name BandwidthStyle value {style}"));
     e.send(&format!("setoption name AlwaysThink value {always_think}"));
     let lines = e.ready();
     assert!(lines.is_empty(), "setting up bandwidth mode: {lines:#?}");
@@ -100,6 +101,7 @@ fn uci_declares_the_bandwidth_options() {
     let lines = e.read_until("uciok", TIMEOUT);
     for expected in [
         "option name SearchMode type combo default AlphaBeta var AlphaBeta var Bandwidth",
+        "option name BandwidthStyle type combo default Hybrid var Harris var Hybrid",
         "option name Bandwidth type spin ",
         "option name DepthPenalty type spin ",
         "option name TipProbeDepth type spin ",
@@ -112,6 +114,7 @@ fn uci_declares_the_bandwidth_options() {
     for line in [
         "setoption name Bandwidth value 300",
         "setoption name SearchMode value Bandwidth",
+        "setoption name BandwidthStyle value Harris",
         "setoption name DepthPenalty value 5",
         "setoption name TipProbeDepth value 1",
         "setoption name StrictHarris value true",
@@ -121,6 +124,10 @@ fn uci_declares_the_bandwidth_options() {
         let lines = e.ready();
         assert!(lines.is_empty(), "{line}: {lines:#?}");
     }
+    // A style that does not exist is refused with a reason, and the style stays.
+    e.send("setoption name BandwidthStyle value Alphabeta");
+    let lines = e.ready();
+    assert!(lines.len() == 1 && lines[0].starts_with("info string "), "{lines:#?}");
     let pos = play(&mut e, &["e2e4", "c7c5"]);
     let (_, reused) = go_reusing(&mut e, "go movetime 300", &pos);
     assert_eq!(reused, 0, "first search of the game");
@@ -158,8 +165,8 @@ fn search_mode_switches_back_and_forth() {
 
 /// A short game: the first search reuses nothing; each next move, when the opponent
 /// answered with our ponder move, reuses the subtree.
-fn reuse_over_a_game(always_think: bool) {
-    let mut e = bandwidth_engine(always_think);
+fn reuse_over_a_game(style: &str, always_think: bool) {
+    let mut e = bandwidth_engine(style, always_think);
     e.send("ucinewgame");
     let mut moves: Vec<String> = Vec::new();
     for turn in 0..3 {
@@ -194,14 +201,12 @@ fn reuse_over_a_game(always_think: bool) {
     }
 }
 
-#[test]
-fn reuse_after_the_ponder_reply_with_always_think() {
-    reuse_over_a_game(true);
+fn reuse_after_the_ponder_reply_with_always_think(style: &str) {
+    reuse_over_a_game(style, true);
 }
 
-#[test]
-fn reuse_after_the_ponder_reply_without_always_think() {
-    reuse_over_a_game(false);
+fn reuse_after_the_ponder_reply_without_always_think(style: &str) {
+    reuse_over_a_game(style, false);
 }
 
 /// The first legal move of `pos` (UCI text) that is not `ponder`: a reply that misses.
@@ -215,8 +220,8 @@ fn another_reply(pos: &Chess, ponder: &str) -> String {
 
 /// A miss (the opponent did not play our ponder move), a takeback and new games: no crash,
 /// legal moves, and a fresh tree where the design says so.
-fn misses_takebacks_and_new_games(always_think: bool) {
-    let mut e = bandwidth_engine(always_think);
+fn misses_takebacks_and_new_games(style: &str, always_think: bool) {
+    let mut e = bandwidth_engine(style, always_think);
     e.send("position startpos");
     let (first, reused) = go_reusing(&mut e, "go movetime 300", &Chess::default());
     assert_eq!(reused, 0);
@@ -257,23 +262,20 @@ fn misses_takebacks_and_new_games(always_think: bool) {
     e.ready();
 }
 
-#[test]
-fn misses_takebacks_and_new_games_with_always_think() {
-    misses_takebacks_and_new_games(true);
+fn misses_takebacks_and_new_games_with_always_think(style: &str) {
+    misses_takebacks_and_new_games(style, true);
 }
 
-#[test]
-fn misses_takebacks_and_new_games_without_always_think() {
-    misses_takebacks_and_new_games(false);
+fn misses_takebacks_and_new_games_without_always_think(style: &str) {
+    misses_takebacks_and_new_games(style, false);
 }
 
 // ---------------------------------------------------------------------------------------
 // 3. Idle thinking
 // ---------------------------------------------------------------------------------------
 
-#[test]
-fn idle_thinking_is_silent_and_yields_to_any_command() {
-    let mut e = bandwidth_engine(true);
+fn idle_thinking_is_silent_and_yields_to_any_command(style: &str) {
+    let mut e = bandwidth_engine(style, true);
     e.send("position startpos");
     let (first, _) = go_reusing(&mut e, "go movetime 300", &Chess::default());
     let lines = e.lines_for(IDLE_WATCH);
@@ -306,16 +308,15 @@ fn idle_thinking_is_silent_and_yields_to_any_command() {
     e.ready();
 }
 
-#[test]
-fn quit_and_end_of_input_end_idle_thinking() {
-    let mut e = bandwidth_engine(true);
+fn quit_and_end_of_input_end_idle_thinking(style: &str) {
+    let mut e = bandwidth_engine(style, true);
     e.send("position startpos");
     go_reusing(&mut e, "go movetime 200", &Chess::default());
     thread::sleep(Duration::from_millis(300));
     e.send("quit");
     assert!(e.exits_within(Duration::from_secs(2)), "quit during idle thinking did not end the engine");
 
-    let mut e = bandwidth_engine(true);
+    let mut e = bandwidth_engine(style, true);
     e.send("position startpos");
     go_reusing(&mut e, "go movetime 200", &Chess::default());
     thread::sleep(Duration::from_millis(300));
@@ -323,10 +324,9 @@ fn quit_and_end_of_input_end_idle_thinking() {
     assert!(e.exits_within(Duration::from_secs(2)), "EOF during idle thinking did not end the engine");
 }
 
-#[test]
-fn idle_thinking_stays_inside_the_memory_cap() {
+fn idle_thinking_stays_inside_the_memory_cap(style: &str) {
     const LIMIT_KB: u64 = 64 * 1024;
-    let mut e = bandwidth_engine(true);
+    let mut e = bandwidth_engine(style, true);
     e.send("setoption name Hash value 16");
     assert!(e.ready().is_empty());
     // A search long enough that the expected reply has a subtree of its own, even on a
@@ -365,9 +365,9 @@ fn idle_thinking_stays_inside_the_memory_cap() {
 // ---------------------------------------------------------------------------------------
 
 /// Searches `fen` for a second: the mating `answer` and `score mate <mate>`.
-fn finds_mate(fen: &str, answer: &str, mate: i64) {
+fn finds_mate(style: &str, fen: &str, answer: &str, mate: i64) {
     let pos = position(Some(fen), &[]);
-    let mut e = bandwidth_engine(true);
+    let mut e = bandwidth_engine(style, true);
     e.send(&format!("position fen {fen}"));
     let (search, _) = go_reusing(&mut e, "go movetime 1000", &pos);
     assert_eq!(search.best, answer, "{fen}: {:#?}", search.lines);
@@ -387,26 +387,22 @@ fn unique_mate_in_two(fen: &str) -> String {
     mates[0].to_uci(CastlingMode::Standard).to_string()
 }
 
-#[test]
-fn finds_the_mate_in_two() {
+fn finds_the_mate_in_two(style: &str) {
     assert_eq!(unique_mate_in_two(MATE_IN_TWO), "d5f6");
-    finds_mate(MATE_IN_TWO, "d5f6", 2);
+    finds_mate(style, MATE_IN_TWO, "d5f6", 2);
 }
 
-#[test]
-fn finds_the_quiet_mate_in_two() {
+fn finds_the_quiet_mate_in_two(style: &str) {
     assert_eq!(unique_mate_in_two(QUIET_MATE_IN_TWO), "e1e2");
-    finds_mate(QUIET_MATE_IN_TWO, "e1e2", 2);
+    finds_mate(style, QUIET_MATE_IN_TWO, "e1e2", 2);
 }
 
-#[test]
-fn finds_the_mate_in_three() {
-    finds_mate(MATE_IN_THREE, "f6a6", 3);
+fn finds_the_mate_in_three(style: &str) {
+    finds_mate(style, MATE_IN_THREE, "f6a6", 3);
 }
 
-#[test]
-fn the_mated_side_plays_on_and_reports_a_negative_mate() {
-    let mut e = bandwidth_engine(true);
+fn the_mated_side_plays_on_and_reports_a_negative_mate(style: &str) {
+    let mut e = bandwidth_engine(style, true);
     for (fen, moves) in [(MATE_IN_TWO, ["d5f6"]), (MATE_IN_THREE, ["f6a6"])] {
         let pos = position(Some(fen), &moves);
         e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
@@ -421,9 +417,8 @@ fn the_mated_side_plays_on_and_reports_a_negative_mate() {
 // 5. go infinite and go ponder
 // ---------------------------------------------------------------------------------------
 
-#[test]
-fn go_infinite_waits_for_stop_even_at_mate() {
-    let mut e = bandwidth_engine(true);
+fn go_infinite_waits_for_stop_even_at_mate(style: &str) {
+    let mut e = bandwidth_engine(style, true);
     for (fen, answer) in [(None, None), (Some(MATE_IN_TWO), Some("d5f6"))] {
         let pos = position(fen, &[]);
         match fen {
@@ -448,10 +443,9 @@ fn go_infinite_waits_for_stop_even_at_mate() {
     }
 }
 
-#[test]
-fn go_ponder_waits_for_ponderhit_or_stop_even_at_mate() {
+fn go_ponder_waits_for_ponderhit_or_stop_even_at_mate(style: &str) {
     let pos = position(Some(MATE_IN_TWO), &[]);
-    let mut e = bandwidth_engine(true);
+    let mut e = bandwidth_engine(style, true);
     e.send(&format!("position fen {MATE_IN_TWO}"));
     e.send("go ponder wtime 1000 btime 1000");
     e.no_bestmove_for(WATCH);
@@ -471,9 +465,8 @@ fn go_ponder_waits_for_ponderhit_or_stop_even_at_mate() {
     assert!(e.ready().is_empty(), "a second bestmove");
 }
 
-#[test]
-fn a_ponder_that_outlasted_the_movetime_moves_at_ponderhit() {
-    let mut e = bandwidth_engine(true);
+fn a_ponder_that_outlasted_the_movetime_moves_at_ponderhit(style: &str) {
+    let mut e = bandwidth_engine(style, true);
     e.send("position startpos");
     // The time runs from `go`, as the GUI's clock does: the move is due at `ponderhit`.
     e.send("go ponder movetime 1000");
@@ -483,9 +476,8 @@ fn a_ponder_that_outlasted_the_movetime_moves_at_ponderhit() {
     e.ready();
 }
 
-#[test]
-fn ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree() {
-    let mut e = bandwidth_engine(true);
+fn ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree(style: &str) {
+    let mut e = bandwidth_engine(style, true);
     e.send("position startpos");
     let (first, _) = go_reusing(&mut e, "go wtime 3000 btime 3000", &Chess::default());
     let mut moves = vec![first.best.clone(), ponder_of(&first)];
@@ -526,3 +518,39 @@ fn ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree() {
     assert!(reused > 0, "after ponderhit the game's next move reuses the tree");
     e.ready();
 }
+
+/// Runs each battery test above in both styles, as `harris::<test>` and `hybrid::<test>`.
+macro_rules! in_both_styles {
+    ($($test:ident),* $(,)?) => {
+        mod harris {
+            $(#[test]
+            fn $test() {
+                super::$test("Harris");
+            })*
+        }
+        mod hybrid {
+            $(#[test]
+            fn $test() {
+                super::$test("Hybrid");
+            })*
+        }
+    };
+}
+
+in_both_styles!(
+    reuse_after_the_ponder_reply_with_always_think,
+    reuse_after_the_ponder_reply_without_always_think,
+    misses_takebacks_and_new_games_with_always_think,
+    misses_takebacks_and_new_games_without_always_think,
+    idle_thinking_is_silent_and_yields_to_any_command,
+    quit_and_end_of_input_end_idle_thinking,
+    idle_thinking_stays_inside_the_memory_cap,
+    finds_the_mate_in_two,
+    finds_the_quiet_mate_in_two,
+    finds_the_mate_in_three,
+    the_mated_side_plays_on_and_reports_a_negative_mate,
+    go_infinite_waits_for_stop_even_at_mate,
+    go_ponder_waits_for_ponderhit_or_stop_even_at_mate,
+    a_ponder_that_outlasted_the_movetime_moves_at_ponderhit,
+    ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree,
+);

@@ -9,7 +9,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 use crate::eval::evaluate;
 use crate::moves::{MoveCode, decode, encode};
 use crate::search::alphabeta::movepick::{is_tactical, mvv_lva};
-use crate::search::alphabeta::{AlphaBeta, pv_late_move_reduction};
+use crate::search::alphabeta::{AlphaBeta, Features, pv_late_move_reduction};
 use crate::search::time::TimeManager;
 use crate::search::{MATE, Searcher, Signals, drawn_by_rule, mated_in};
 
@@ -153,6 +153,17 @@ impl ChessTree {
     /// positions long gone, since replacement prefers to keep deeper entries.
     pub fn new_search(&mut self) {
         self.prober.age_table();
+    }
+
+    /// Probes with the alpha-beta searcher's selectivity (`true`, the hybrid style) or
+    /// full width (Harris's style, like `SearchMode` `Minimax`). A change forgets the
+    /// cached estimates, which the other probes made.
+    pub fn set_selective(&mut self, selective: bool) {
+        let features = if selective { Features::FULL } else { Features::MINIMAX };
+        if self.prober.features != features {
+            self.prober.features = features;
+            self.clear();
+        }
     }
 
     /// Forgets cached estimates and the prober's tables.

@@ -106,9 +106,9 @@ impl<G: GameTree> Searcher<G> {
                 // their place in the band.
                 window = band.window(best);
             }
-            let extension = u32::from(self.game.extends(&child));
+            let extension = self.extension(&child);
             let child_depth = self.reach().extended(depth, extension);
-            let reduction = self.game.reduction(pos, &child, k, child_depth);
+            let reduction = if self.params.selective() { self.game.reduction(pos, &child, k, child_depth) } else { 0 };
             let tip = self.estimate(&child, ply, child_depth, window, true, reduction);
             best = best.max(back_up(tip.value));
             self.stats.created += 1;
@@ -164,7 +164,7 @@ impl<G: GameTree> Searcher<G> {
                 // The reply's extension is known only from its position: a bound that looked
                 // less far ahead than its line asks is behind, and the sweep renews it.
                 let reply_pos = self.game.play(pos, mv);
-                let extension = u32::from(self.game.extends(&reply_pos));
+                let extension = self.extension(&reply_pos);
                 let reply_look_ahead = self.reach().extended(look_ahead, son.extension() + extension);
                 let reply = Tip::bound_at(-son.value(), reply_look_ahead, Accuracy::Lower);
                 *self.tree.node_mut(block + j as NodeId) =
@@ -252,7 +252,7 @@ impl<G: GameTree> Searcher<G> {
                 window.alpha = best - band.width() - 1;
                 window.beta = window.beta.max(window.alpha + 1);
             }
-            let extension = u32::from(self.game.extends(&child));
+            let extension = self.extension(&child);
             let child_look_ahead = self.reach().extended(look_ahead, self.tree.node(s).extension() + extension);
             let tip = self.game.evaluate(&child, ply, child_look_ahead, window);
             self.stats.created += 1;
@@ -274,6 +274,12 @@ impl<G: GameTree> Searcher<G> {
         self.tree.node_mut(s).set_children(block, count);
         self.recompute(s);
         Ok(())
+    }
+
+    /// The plies the move into `pos` adds to the look-ahead of the line below it: the
+    /// game's extension in the hybrid style, none in Harris's.
+    fn extension(&self, pos: &G::Pos) -> u32 {
+        u32::from(self.params.selective() && self.game.extends(pos))
     }
 
     /// Values `pos`, `ply` plies below the root, looking `depth` ahead, exactly inside

@@ -108,6 +108,7 @@ impl Bandwidth {
             return self.rebuild(self.memory_mb, params);
         }
         self.searcher.set_params(params);
+        self.searcher.game_mut().set_selective(params.selective());
         let root = self.searcher.root_pos().clone();
         self.searcher.reset(root);
         Ok(())
@@ -527,6 +528,7 @@ fn build_searcher(
 ) -> Result<Searcher<ChessTree>, String> {
     let mut game = ChessTree::new(tip_cache_bytes(memory_mb), probe_table_mb(memory_mb), signals)?;
     game.set_history(history);
+    game.set_selective(params.selective());
     Searcher::new(game, root, params, params.node_cap_for(memory_mb))
 }
 

@@ -2,11 +2,13 @@
 //! searcher's settings.
 
 use super::params::{
-    BandwidthParams, DEFAULT_ALWAYS_THINK, DEFAULT_BAND, DEFAULT_DEPTH_PENALTY, DEFAULT_STRICT_HARRIS,
-    DEFAULT_TIP_PROBE_DEPTH, MAX_BAND, MAX_DEPTH_PENALTY, MAX_TIP_PROBE_DEPTH,
+    BandwidthParams, BandwidthStyle, DEFAULT_ALWAYS_THINK, DEFAULT_BAND, DEFAULT_DEPTH_PENALTY, DEFAULT_STRICT_HARRIS,
+    DEFAULT_STYLE, DEFAULT_TIP_PROBE_DEPTH, MAX_BAND, MAX_DEPTH_PENALTY, MAX_TIP_PROBE_DEPTH,
 };
 use crate::search::options::{OptionKind, OptionSpec, OptionValue, Setting};
 
+/// Harris's loop or the hybrid.
+pub const STYLE: &str = "BandwidthStyle";
 /// The band B = e + d in centipawns.
 pub const BAND: &str = "Bandwidth";
 /// Harris's depth penalty g', in centipawns per ply.
@@ -21,6 +23,10 @@ pub const ALWAYS_THINK: &str = "AlwaysThink";
 /// The options bandwidth mode declares, in the order `uci` prints them.
 pub fn declared() -> Vec<OptionSpec> {
     vec![
+        OptionSpec {
+            name: STYLE,
+            kind: OptionKind::Combo { default: DEFAULT_STYLE.name(), choices: BandwidthStyle::NAMES },
+        },
         OptionSpec {
             name: BAND,
             kind: OptionKind::Spin { default: DEFAULT_BAND as i64, min: 0, max: MAX_BAND as i64 },
@@ -66,6 +72,10 @@ impl BandwidthSettings {
     /// Applies one option, already checked against its declaration.
     pub fn apply(&mut self, name: &str, value: OptionValue) -> Result<(), String> {
         match (name, value) {
+            (STYLE, OptionValue::Combo(name)) => {
+                self.params.style =
+                    BandwidthStyle::from_name(name).ok_or_else(|| format!("unknown bandwidth style {name}"))?
+            }
             (BAND, OptionValue::Spin(n)) => self.params.band = n as i32,
             (DEPTH_PENALTY, OptionValue::Spin(n)) => self.params.depth_penalty = n as i32,
             (TIP_PROBE_DEPTH, OptionValue::Spin(n)) => self.params.tip_probe_depth = n as u32,
@@ -88,6 +98,8 @@ mod tests {
         let mut settings = BandwidthSettings::default();
         assert!(settings.apply(BAND, OptionValue::Spin(30)).is_ok());
         assert!(settings.apply(ALWAYS_THINK, OptionValue::Check(false)).is_ok());
+        assert!(settings.apply(STYLE, OptionValue::Combo("Harris")).is_ok());
+        assert_eq!(settings.params.style, BandwidthStyle::Harris);
         assert_eq!((settings.params.band, settings.always_think), (30, false));
         assert!(settings.apply("Hash", OptionValue::Spin(16)).is_err());
     }

@@ -93,9 +93,49 @@ pub const REPORT_MIN_GAP_MS: u64 = 50;
 /// may not end yet (ms).
 pub const IDLE_POLL_MS: u64 = 1;
 
+/// The two ways the bandwidth search runs over the same core (`BandwidthStyle`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BandwidthStyle {
+    /// Harris's loop as published: tips valued by quiescence or a fixed full-width probe
+    /// (`TipProbeDepth`), no deepening, no reductions or extensions: the experiment's side
+    /// against its full-width alpha-beta twin (`SearchMode` `Minimax`).
+    Harris,
+    /// Best-first on top, alpha-beta below: the probes are the alpha-beta searcher's, with
+    /// its selectivity, and their look-ahead deepens as the search goes on, as iterative
+    /// deepening would; late quiet sons are scouted with reduced probes and checks extend.
+    Hybrid,
+}
+
+impl BandwidthStyle {
+    /// The names offered by the `BandwidthStyle` combo, in its order.
+    pub const NAMES: &'static [&'static str] = &["Harris", "Hybrid"];
+
+    /// The style's name, as the combo offers it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BandwidthStyle::Harris => "Harris",
+            BandwidthStyle::Hybrid => "Hybrid",
+        }
+    }
+
+    /// The style of a name from [`BandwidthStyle::NAMES`] (in any case).
+    pub fn from_name(name: &str) -> Option<BandwidthStyle> {
+        match name.to_ascii_lowercase().as_str() {
+            "harris" => Some(BandwidthStyle::Harris),
+            "hybrid" => Some(BandwidthStyle::Hybrid),
+            _ => None,
+        }
+    }
+}
+
+/// The style a new searcher runs: the stronger in matches (docs/measurements.md).
+pub const DEFAULT_STYLE: BandwidthStyle = BandwidthStyle::Hybrid;
+
 /// The settings of one bandwidth searcher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BandwidthParams {
+    /// Harris's loop or the hybrid.
+    pub style: BandwidthStyle,
     /// Band width B = e + d in centipawns; [`MAX_BAND`] or more disables dropping.
     pub band: i32,
     /// Depth penalty λ in centipawns per ply of a son's principal line.
@@ -104,7 +144,8 @@ pub struct BandwidthParams {
     pub tip_probe_depth: u32,
     /// Harris's irreversible drop instead of collapse mode.
     pub strict_harris: bool,
-    /// Expansions between two deepenings of the tip look-ahead (`u64::MAX`: never).
+    /// Expansions between two deepenings of the tip look-ahead in the hybrid style
+    /// (`u64::MAX`: never; Harris's style never deepens).
     pub deepen_every: u64,
     /// The node cap of the tree; `None` derives it from the memory budget.
     pub node_cap: Option<usize>,
@@ -113,6 +154,7 @@ pub struct BandwidthParams {
 impl Default for BandwidthParams {
     fn default() -> BandwidthParams {
         BandwidthParams {
+            style: DEFAULT_STYLE,
             band: DEFAULT_BAND,
             depth_penalty: DEFAULT_DEPTH_PENALTY,
             tip_probe_depth: DEFAULT_TIP_PROBE_DEPTH,
@@ -128,6 +170,20 @@ impl BandwidthParams {
     #[inline]
     pub fn unlimited_band(&self) -> bool {
         self.band >= MAX_BAND
+    }
+
+    /// Expansions between two deepenings of the tip look-ahead: never in Harris's style.
+    pub fn deepening_interval(&self) -> u64 {
+        match self.style {
+            BandwidthStyle::Harris => u64::MAX,
+            BandwidthStyle::Hybrid => self.deepen_every,
+        }
+    }
+
+    /// True when tips are valued with the alpha-beta searcher's selectivity, late quiet
+    /// sons are scouted with reduced probes and checks extend a line: the hybrid style.
+    pub fn selective(&self) -> bool {
+        self.style == BandwidthStyle::Hybrid
     }
 
     /// The number of tree nodes a budget of `mb` megabytes buys (the tip cache excluded),

@@ -115,7 +115,11 @@ impl<G: GameTree> Searcher<G> {
     /// What the look-ahead schedule reads from the settings and the game now.
     pub(super) fn reach(&self) -> Reach {
         let deepest = self.game.deepest_estimate();
-        Reach { base: self.params.tip_probe_depth.min(deepest), deepest, deepen_every: self.params.deepen_every }
+        Reach {
+            base: self.params.tip_probe_depth.min(deepest),
+            deepest,
+            deepen_every: self.params.deepening_interval(),
+        }
     }
 
     /// The band and keys of the current settings.
@@ -348,6 +352,7 @@ impl<G: GameTree> Searcher<G> {
             return false;
         }
         self.tree.reroot(id);
+        self.revive_root_sons();
         self.incumbent = None;
         self.root_pos = root;
         self.look_ahead.reroot(codes.len(), self.root().is_tip(), self.reach());
@@ -355,6 +360,20 @@ impl<G: GameTree> Searcher<G> {
         self.frozen = false;
         self.clear_horizons();
         true
+    }
+
+    /// Makes the sons a strict drop took out of a node selectable again now that the node
+    /// is the root, whose moves are never dropped (see `drop_out_of_band`).
+    fn revive_root_sons(&mut self) {
+        let root = self.tree.root();
+        if self.root().is_tip() {
+            return;
+        }
+        for c in self.tree.children(root) {
+            let son = self.tree.node_mut(c);
+            son.set_flags(son.flags() & !DROPPED);
+        }
+        self.recompute(root);
     }
 
     /// Forgets the horizon marks (they were relative to the old root) and recomputes the

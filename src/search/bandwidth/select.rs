@@ -130,10 +130,15 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// Drops for good the sons of `id` outside the band of the best key `best_key`, as
-    /// Harris does. Collapse mode only stops selecting them and frees their subtrees when
-    /// memory runs short (largest gaps first), so a son that comes back into the band
-    /// resumes from its deep subtree instead of restarting from a stub.
+    /// Harris does, except at the root, whose moves stay selectable: the move played is
+    /// never one whose brother was dropped on an estimate that later turned. Collapse mode
+    /// only stops selecting them and frees their subtrees when memory runs short (largest
+    /// gaps first), so a son that comes back into the band resumes from its deep subtree
+    /// instead of restarting from a stub.
     fn drop_out_of_band(&mut self, id: NodeId, best_key: i32) {
+        if id == self.tree.root() {
+            return;
+        }
         let band = self.band();
         for c in self.tree.children(id) {
             let son = *self.tree.node(c);
@@ -146,18 +151,18 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// Recomputes value, principal line, flags of an expanded node from its sons, and drops
-    /// the sons outside the band in strict Harris mode.
+    /// the sons outside the band in strict Harris mode. A dropped son still counts with the
+    /// value it had when dropped (only its growth stops), and a node is proven only when
+    /// every son is: dropping a move never hides it from the backup, so that no value or
+    /// proof claims more than the dropped moves allow (at a band of 0, Harris's drop would
+    /// otherwise prove a mate that an escape dropped on its first estimate avoids).
     pub(super) fn recompute(&mut self, id: NodeId) {
         let band = self.band();
         let range = self.tree.children(id);
         let mut best = 0;
         let mut best_key = NO_VALUE;
         for (k, c) in range.clone().enumerate() {
-            let son = self.tree.node(c);
-            if son.has(DROPPED) {
-                continue;
-            }
-            let key = band.key(son);
+            let key = band.key(self.tree.node(c));
             if key > best_key {
                 best_key = key;
                 best = k;
@@ -171,9 +176,6 @@ impl<G: GameTree> Searcher<G> {
         let mut exhausted = true;
         for c in range.clone() {
             let son = self.tree.node(c);
-            if son.has(DROPPED) {
-                continue;
-            }
             all_proven &= son.has(PROVEN);
             exhausted &= !self.eligible(son, best_key, win);
         }
