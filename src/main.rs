@@ -9,6 +9,7 @@ use harrier::epd::{EpdLimit, EpdSearcher, run_suite};
 use harrier::moves::uci_text;
 use harrier::perft::divide;
 use harrier::search::alphabeta::Features;
+use harrier::search::bandwidth::params::BandwidthStyle;
 use harrier::tune::{self, TuneSettings};
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -20,8 +21,8 @@ usage:
   harrier bench --minimax [depth]      the same positions in minimax mode, fixed depth
   harrier perft <depth> [fen]          move-generation count, per root move
   harrier epd <file> [--movetime ms | --depth d] [--threads n] [--hash mb]
-              [--mode alphabeta|bandwidth|minimax] [--band cp] [--depth-penalty cp] [--tip-probe d]
-              [--deepen-every n]
+              [--mode alphabeta|bandwidth|minimax] [--style harris|hybrid] [--band cp]
+              [--depth-penalty cp] [--tip-probe d] [--deepen-every n]
                                        run an EPD test suite (bm/am/dm, STS points)
   harrier eval [fen]                   the static evaluation term by term (start position by default)
   harrier tune <file> [--positions n] [--epochs n] [--rate cp] [--threads n] [--min-positions n]
@@ -181,6 +182,10 @@ fn epd_command(args: &[String]) -> Result<(), String> {
             "--hash" => setup.hash_mb = number(value, "--hash")?,
             "--threads" => setup.threads = number::<usize>(value, "--threads")?.max(1),
             "--mode" => setup.mode = SearchMode::from_name(value).ok_or_else(|| format!("unknown mode '{value}'"))?,
+            "--style" => {
+                setup.bandwidth.style =
+                    BandwidthStyle::from_name(value).ok_or_else(|| format!("unknown bandwidth style '{value}'"))?
+            }
             "--band" => setup.bandwidth.band = number(value, "--band")?,
             "--depth-penalty" => setup.bandwidth.depth_penalty = number(value, "--depth-penalty")?,
             "--tip-probe" => setup.bandwidth.tip_probe_depth = number(value, "--tip-probe")?,

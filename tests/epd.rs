@@ -223,3 +223,27 @@ fn threads_give_the_same_results() {
     assert_eq!(one.last(), Some(&format!("solved {valid}/{valid}")));
     assert_eq!(results("2"), one);
 }
+
+/// Every searcher the runner offers, the bandwidth search in both styles, solves the
+/// records: the flags select them, and each finds the mates and wins.
+#[test]
+fn every_mode_and_style_solves_the_records() {
+    let valid = records().iter().filter(|r| r.id != MALFORMED_ID).count();
+    for flags in [
+        &["--mode", "minimax"][..],
+        &["--mode", "bandwidth", "--style", "harris"],
+        &["--mode", "bandwidth", "--style", "hybrid"],
+    ] {
+        let mut args = vec!["--movetime", "300", "--threads", "2"];
+        args.extend_from_slice(flags);
+        let output = run(&args);
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert_eq!(stdout.lines().last(), Some(format!("solved {valid}/{valid}").as_str()), "{flags:?}: {stdout}");
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_harrier"))
+        .args(["epd", PATH, "--mode", "bandwidth", "--style", "classic"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8(output.stderr).unwrap().contains("unknown bandwidth style 'classic'"));
+}
