@@ -274,8 +274,8 @@ impl Bandwidth {
 
     /// True when the runner-up at the root is within the uncertainty zone of the best son.
     fn uncertain(&self) -> bool {
-        let margin = self.params().band.min(MAX_BAND) * UNCERTAINTY_BAND_PERCENT / 100;
-        !self.searcher.is_finished() && self.searcher.root_lead().is_some_and(|(_, lead)| lead < margin)
+        let band = self.params().band;
+        !self.searcher.is_finished() && self.searcher.root_lead().is_some_and(|(_, lead)| is_uncertain(lead, band))
     }
 
     /// True when the principal line reaches below the expected reply (or the outcome is
@@ -518,6 +518,13 @@ fn is_clear_lead(lead: i32, band: i32, subtree_nodes: usize) -> bool {
     lead > lead_needed && subtree_nodes >= CLEAR_LEAD_MIN_NODES
 }
 
+/// True when a best root son that leads the runner-up by `lead` centipawns under a band of
+/// `band` is within Harris's uncertainty zone: a search past its soft budget goes on
+/// towards the hard limit. A band of 0 has no zone.
+fn is_uncertain(lead: i32, band: i32) -> bool {
+    lead < band.min(MAX_BAND) * UNCERTAINTY_BAND_PERCENT / 100
+}
+
 /// A chess searcher with `memory_mb` megabytes, rooted at `root` after `history`.
 fn build_searcher(
     memory_mb: usize,
@@ -535,6 +542,14 @@ fn build_searcher(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_uncertainty_zone_is_a_share_of_the_band_and_absent_at_band_0() {
+        assert!(!is_uncertain(0, 0));
+        let band = 200;
+        let zone = band * UNCERTAINTY_BAND_PERCENT / 100;
+        assert!(zone > 0 && is_uncertain(zone - 1, band) && !is_uncertain(zone, band));
+    }
 
     #[test]
     fn a_clear_lead_is_wider_than_two_bands_and_never_a_scouts_centipawn() {
