@@ -20,7 +20,7 @@ usage:
   harrier bench --bandwidth [nodes]    the same positions in bandwidth mode, fixed node count
   harrier bench --minimax [depth]      the same positions in minimax mode, fixed depth
   harrier perft <depth> [fen]          move-generation count, per root move
-  harrier epd <file> [--movetime ms | --depth d] [--threads n] [--hash mb]
+  harrier epd <file> [--movetime ms | --depth d | --nodes n] [--threads n] [--hash mb]
               [--mode alphabeta|bandwidth|minimax] [--style harris|hybrid] [--band cp]
               [--depth-penalty cp] [--tip-probe d] [--deepen-every n]
                                        run an EPD test suite (bm/am/dm, STS points)
@@ -179,6 +179,7 @@ fn epd_command(args: &[String]) -> Result<(), String> {
         match flag.as_str() {
             "--movetime" => limit = EpdLimit::MoveTime(number(value, "--movetime")?),
             "--depth" => limit = EpdLimit::Depth(number(value, "--depth")?),
+            "--nodes" => limit = EpdLimit::Nodes(number(value, "--nodes")?),
             "--hash" => setup.hash_mb = number(value, "--hash")?,
             "--threads" => setup.threads = number::<usize>(value, "--threads")?.max(1),
             "--mode" => setup.mode = SearchMode::from_name(value).ok_or_else(|| format!("unknown mode '{value}'"))?,

@@ -247,3 +247,20 @@ fn every_mode_and_style_solves_the_records() {
     assert!(!output.status.success());
     assert!(String::from_utf8(output.stderr).unwrap().contains("unknown bandwidth style 'classic'"));
 }
+
+/// A node limit gives the same results on every run, whatever the machine's load.
+#[test]
+fn a_node_limit_repeats_its_results() {
+    let results = || {
+        let stdout = String::from_utf8(run(&["--nodes", "50000", "--threads", "2"]).stdout).unwrap();
+        stdout
+            .lines()
+            .filter(|line| !line.starts_with("time "))
+            .map(|line| line.rsplit_once(" time ").map_or(line, |(head, _)| head).to_string())
+            .collect::<Vec<_>>()
+    };
+    let first = results();
+    let valid = records().iter().filter(|r| r.id != MALFORMED_ID).count();
+    assert_eq!(first.last(), Some(&format!("solved {valid}/{valid}")));
+    assert_eq!(results(), first);
+}

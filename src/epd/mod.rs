@@ -21,6 +21,8 @@ pub enum EpdLimit {
     MoveTime(u64),
     /// Fixed depth per position.
     Depth(u32),
+    /// Nodes per position: results that do not depend on the machine's speed or load.
+    Nodes(u64),
 }
 
 /// The searchers an EPD run uses.

@@ -42,6 +42,7 @@ pub fn solve(searcher: &mut dyn Searcher, record: &EpdRecord, limit: EpdLimit) -
     let limits = match limit {
         EpdLimit::MoveTime(ms) => Limits { movetime: Some(ms), ..Limits::default() },
         EpdLimit::Depth(d) => Limits { depth: Some(d), ..Limits::default() },
+        EpdLimit::Nodes(n) => Limits { nodes: Some(n), ..Limits::default() },
     };
     searcher.new_game();
     let started = Instant::now();
