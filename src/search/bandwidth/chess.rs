@@ -11,9 +11,9 @@ use crate::moves::{MoveCode, decode, encode};
 use crate::search::alphabeta::movepick::{is_tactical, mvv_lva};
 use crate::search::alphabeta::{AlphaBeta, pv_late_move_reduction};
 use crate::search::time::TimeManager;
-use crate::search::{MATE, Searcher, Signals, drawn_by_rule, mated_in};
+use crate::search::{INFINITY, MATE, Reporter, SearchJob, SearchOutcome, Searcher, Signals, drawn_by_rule, mated_in};
 
-use super::game::{GameTree, Tip, Window};
+use super::game::{Accuracy, GameTree, Tip, Window};
 use super::params::DEEPEST_TIP_PROBE;
 
 /// A position with its zobrist key.
@@ -113,6 +113,11 @@ pub struct ChessTree {
     /// Nodes searched by tip probes.
     probe_nodes: u64,
     scratch: Vec<((MoveClass, i32), Move)>,
+    /// What a search of the root knows of its sons, by key, each used once (see
+    /// [`seed_root`](ChessTree::seed_root)).
+    seeds: Vec<(u64, Tip)>,
+    /// The root's key and the best move of that search: the first son.
+    seeded_root: Option<(u64, Move)>,
 }
 
 impl ChessTree {
@@ -128,6 +133,8 @@ impl ChessTree {
             root_index: 0,
             probe_nodes: 0,
             scratch: Vec::with_capacity(256),
+            seeds: Vec::new(),
+            seeded_root: None,
         })
     }
 
@@ -153,6 +160,47 @@ impl ChessTree {
     /// positions long gone, since replacement prefers to keep deeper entries.
     pub fn new_search(&mut self) {
         self.prober.age_table();
+    }
+
+    /// Runs the prober's iterative deepening on `job`'s root on the budgets of `time`,
+    /// reporting its iterations: its table then holds what the tips below the root will
+    /// ask. Its nodes count as probe nodes.
+    pub fn search_root(&mut self, job: &SearchJob, reporter: &mut dyn Reporter, time: TimeManager) -> SearchOutcome {
+        let outcome = self.prober.search_within(job, reporter, time);
+        self.probe_nodes += self.prober.nodes();
+        outcome
+    }
+
+    /// Hands what a search of `root` that looked `depth` plies ahead found to the next
+    /// estimate of each of its sons (once: a bound handed again to a son valued again would
+    /// never become exact), until [`clear_seeds`](ChessTree::clear_seeds): the son after
+    /// `best`, listed first, is worth `value` (from the root's side), every other son less
+    /// (a bound: alpha-beta found it no better, and a tie goes to the move found first).
+    /// Expanding the root then costs no probe: without this, every son would be searched
+    /// again, the best as a PV node (which takes no value from the table) and the others in
+    /// windows the search's own scouts did not ask. Replaces any earlier seeds.
+    pub fn seed_root(&mut self, root: &ChessPos, best: Move, value: i32, depth: u32) {
+        self.clear_seeds();
+        if depth == 0 {
+            return;
+        }
+        self.seeded_root = Some((root.key, best));
+        for m in root.pos.legal_moves() {
+            let son = root.play(m);
+            let look = depth - 1;
+            let tip = if m == best {
+                Tip::estimate_at(-value, look)
+            } else {
+                Tip::bound_at(1 - value, look, Accuracy::Lower)
+            };
+            self.seeds.push((son.key, tip));
+        }
+    }
+
+    /// Forgets the seeds of [`seed_root`](ChessTree::seed_root) not used yet.
+    pub fn clear_seeds(&mut self) {
+        self.seeds.clear();
+        self.seeded_root = None;
     }
 
     /// Forgets cached estimates and the prober's tables.
@@ -194,6 +242,10 @@ impl ChessTree {
         if let Some(value) = self.cache.get(pos.key, depth) {
             return Tip::estimate_at(value, depth);
         }
+        let (alpha, beta) = (window.alpha.max(-INFINITY), window.beta.min(INFINITY));
+        if let Some(value) = self.prober.table_value(pos.key, depth, alpha, beta) {
+            return Tip::windowed(value.clamp(-MATE, MATE), depth, window);
+        }
         let probe = self.prober.probe(&pos.pos, &self.keys, depth, window.alpha, window.beta, self.clock.as_ref());
         self.probe_nodes += self.prober.nodes();
         let Some(value) = probe else {
@@ -212,10 +264,11 @@ impl GameTree for ChessTree {
     type Move = Move;
 
     /// The prober's best move for the position first (after a probe of it: the expected
-    /// refutation), then captures and promotions by MVV-LVA, then the quiet moves by the
+    /// refutation; at a [seeded](ChessTree::seed_root) root, the seeding search's move), then captures and promotions by MVV-LVA, then the quiet moves by the
     /// prober's history: the order that late-son reductions go by.
     fn moves(&mut self, pos: &ChessPos, out: &mut Vec<Move>) {
-        let hint = self.prober.table_move(&pos.pos, pos.key);
+        let seeded = self.seeded_root.and_then(|(key, best)| (key == pos.key).then_some(best));
+        let hint = seeded.or_else(|| self.prober.table_move(&pos.pos, pos.key));
         let side = pos.pos.turn();
         let prober = &self.prober;
         self.scratch.clear();
@@ -259,6 +312,11 @@ impl GameTree for ChessTree {
         }
         if pos.pos.legal_moves().is_empty() {
             return Tip::terminal(if pos.pos.is_check() { mated_in(0) } else { 0 });
+        }
+        if ply == 1
+            && let Some(k) = self.seeds.iter().position(|&(key, tip)| key == pos.key && tip.depth as u32 >= depth)
+        {
+            return self.seeds.swap_remove(k).1;
         }
         self.estimate(pos, depth.min(DEEPEST_TIP_PROBE), window)
     }
