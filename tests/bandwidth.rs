@@ -179,9 +179,10 @@ fn band_narrower_than_the_errors_fails_somewhere() {
 }
 
 /// Searches random trees with errors in [-200, +200] under a 50-point band, the tips valued
-/// by look-ahead probes that deepen by one ply per expansion from one ply; returns the seeds
-/// whose root value is not the exact minimax value once nothing is left to expand.
-fn wrong_seeds_with_deepening(seeds: std::ops::Range<u64>) -> Vec<u64> {
+/// by look-ahead probes that deepen by one ply per expansion from one ply (or as the
+/// hybrid's tree does, with `hybrid`); returns the seeds whose root value is not the exact
+/// minimax value once nothing is left to expand.
+fn wrong_seeds_with_deepening(seeds: std::ops::Range<u64>, hybrid: bool) -> Vec<u64> {
     let p = BandwidthParams { band: 50, tip_probe_depth: 1, deepen_every: 1, ..BandwidthParams::default() };
     seeds
         .filter(|&seed| {
@@ -189,6 +190,7 @@ fn wrong_seeds_with_deepening(seeds: std::ops::Range<u64>) -> Vec<u64> {
             let exact = tree.tree().minimax();
             let root = tree.tree().root();
             let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+            searcher.set_hybrid(hybrid);
             for _ in 0..100_000 {
                 match searcher.step(&mut never) {
                     Step::Expanded | Step::Refreshed | Step::Deepened => {}
@@ -206,7 +208,16 @@ fn deepening_look_ahead_finds_minimax_through_a_narrow_band() {
     // The same errors and band fail without deepening (the test above). Here every tip
     // below the principal line gets a second look each time the look-ahead grows, so a son
     // that a shallow estimate put out of the band comes back when a deeper one clears it.
-    let wrong = wrong_seeds_with_deepening(0..100);
+    let wrong = wrong_seeds_with_deepening(0..100, false);
+    assert!(wrong.is_empty(), "wrong on seeds {wrong:?}");
+}
+
+#[test]
+fn the_hybrids_tree_finds_minimax_through_a_narrow_band() {
+    // The hybrid's tree deepens seldom, pushes the horizon of each line it grows a ply at
+    // a time and looks deeper at the runner-up root son every second step: once nothing is
+    // left to expand it must still hold the exact value.
+    let wrong = wrong_seeds_with_deepening(0..100, true);
     assert!(wrong.is_empty(), "wrong on seeds {wrong:?}");
 }
 

@@ -492,6 +492,48 @@ mod tests {
     }
 
     #[test]
+    fn a_seeded_root_values_each_son_once_without_a_probe_and_lists_the_best_first() {
+        let mut game = tree();
+        let root = ChessPos::new(Chess::default());
+        let (e4, d4) = (parse_uci(&root.pos, "e2e4").unwrap(), parse_uci(&root.pos, "d2d4").unwrap());
+        game.seed_root(&root, d4, 30, 8);
+        let mut sons = Vec::new();
+        game.moves(&root, &mut sons);
+        assert_eq!(sons[0], d4);
+        game.enter(&root);
+        let (after_d4, after_e4) = (root.play(d4), root.play(e4));
+        assert_eq!(game.evaluate(&after_d4, 1, 7, Window::FULL), Tip::estimate_at(-30, 7));
+        let other = Tip::bound_at(-29, 6, Accuracy::Lower);
+        assert_eq!(game.evaluate(&after_e4, 1, 6, Window::FULL), Tip { depth: 7, ..other }, "deeper than asked");
+        assert_eq!(game.probe_nodes(), 0, "no probe");
+        // Once each: the son is probed when valued again; a deeper look is never seeded.
+        assert!(game.evaluate(&after_d4, 1, 2, Window::FULL).depth == 2 && game.probe_nodes() > 0);
+        let after_c4 = root.play(parse_uci(&root.pos, "c2c4").unwrap());
+        assert_eq!(game.evaluate(&after_c4, 1, 8, Window::FULL).depth, 8);
+        game.clear_seeds();
+        let probed = game.probe_nodes();
+        let after_h3 = root.play(parse_uci(&root.pos, "h2h3").unwrap());
+        assert_eq!(game.evaluate(&after_h3, 1, 2, Window::FULL).accuracy, Accuracy::Exact);
+        assert!(game.probe_nodes() > probed, "cleared seeds are not used");
+    }
+
+    #[test]
+    fn a_tip_the_probes_table_settles_costs_no_probe() {
+        let mut game = tree();
+        let root = ChessPos::new(Chess::default());
+        game.enter(&root);
+        let pos = root.play(parse_uci(&root.pos, "g1f3").unwrap());
+        let exact = game.evaluate(&pos, 1, 5, Window::FULL);
+        assert_eq!(exact.accuracy, Accuracy::Exact);
+        game.cache.clear();
+        let probed = game.probe_nodes();
+        assert_eq!(game.evaluate(&pos, 1, 4, Window::FULL), Tip { depth: 4, ..exact }, "a shallower look");
+        assert_eq!(game.probe_nodes(), probed, "the table's entry settles it");
+        game.evaluate(&pos, 1, 6, Window::FULL);
+        assert!(game.probe_nodes() > probed, "a deeper look than the table holds is a probe");
+    }
+
+    #[test]
     fn tip_cache_keeps_values_by_key_and_look_ahead() {
         let mut cache = TipCache::new(1 << 12).unwrap();
         assert_eq!(cache.entries.len(), 512);
