@@ -147,9 +147,12 @@ fn search_mode_switches_back_and_forth() {
             let (search, reused) = go_reusing(&mut e, "go movetime 200", &pos);
             assert_eq!(reused, 0, "a new bandwidth searcher starts with a bare tree");
             assert!(search.max_depth() >= 2, "{:#?}", search.lines);
+            // Alpha-beta's iterations report their depth; the tree after them reports its
+            // principal line's length when that goes deeper.
+            let iterations = hybrid_note(&search).0;
             for line in search.lines.iter().filter(|l| l.starts_with("info depth")) {
-                let pv = pv_of(line).len() as i64;
-                assert_eq!(field(line, "depth"), Some(pv), "depth is the principal line's length: {line}");
+                let (depth, pv) = (field(line, "depth").unwrap(), pv_of(line).len() as i64);
+                assert!(depth <= iterations || depth == pv, "depth is the iterations' or the line's: {line}");
             }
         } else {
             let search = e.go("go depth 4", &pos);
@@ -516,6 +519,64 @@ fn ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree(style: &str) {
     let pos = play(&mut e, &texts);
     let (_, reused) = go_reusing(&mut e, "go movetime 300", &pos);
     assert!(reused > 0, "after ponderhit the game's next move reuses the tree");
+    e.ready();
+}
+
+// ---------------------------------------------------------------------------------------
+// 6. The hybrid: alpha-beta's iterations first, then the tree
+// ---------------------------------------------------------------------------------------
+
+/// The summary note of a search: the depth alpha-beta's iterations finished, the tree's
+/// expansions and the tree's size.
+fn hybrid_note(search: &Search) -> (i64, i64, i64) {
+    let notes: Vec<&String> = search.lines.iter().filter(|l| l.starts_with("info string bandwidth: depth ")).collect();
+    assert_eq!(notes.len(), 1, "one summary note: {:#?}", search.lines);
+    let words: Vec<&str> = notes[0].split(' ').collect();
+    let number = |before: &str| -> i64 {
+        let at = words.iter().position(|&w| w == before).unwrap_or_else(|| panic!("no {before}: {}", notes[0]));
+        words[at - 1].parse().unwrap_or_else(|_| panic!("no number before {before}: {}", notes[0]))
+    };
+    let tree = words.iter().rposition(|&w| w == "tree").and_then(|at| words[at + 1].parse().ok());
+    (number("by"), number("expansions,"), tree.unwrap_or_else(|| panic!("no tree size: {}", notes[0])))
+}
+
+#[test]
+fn the_iterations_come_first_then_the_tree_grows_past_them() {
+    let mut e = bandwidth_engine("Hybrid", false);
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9";
+    let pos = position(Some(fen), &[]);
+    e.send(&format!("position fen {fen}"));
+    let (search, reused) = go_reusing(&mut e, "go movetime 1000", &pos);
+    assert_eq!(reused, 0);
+    let (depth, expansions, tree) = hybrid_note(&search);
+    assert!(depth >= 4, "alpha-beta's iterations went deeper than {depth}: {:#?}", search.lines);
+    assert!(expansions > 0 && tree > 1, "the tree grew after them: {:#?}", search.lines);
+    // The reports before the note: iterations 1, 2, ... up to that depth, one exact report
+    // each, then the tree's, which never report less than the iterations' depth.
+    let note = search.lines.iter().position(|l| l.starts_with("info string bandwidth: ")).unwrap();
+    let exact = |l: &&String| l.contains(" pv ") && !l.contains("bound ");
+    let depths: Vec<i64> = search.lines[..note].iter().filter(exact).filter_map(|l| field(l, "depth")).collect();
+    let iterations = depths.iter().position(|&d| d == depth).expect("the last iteration is reported") + 1;
+    assert_eq!(depths[..iterations], (1..=depth).collect::<Vec<_>>(), "{:#?}", search.lines);
+    assert!(depths[iterations..].iter().all(|&d| d >= depth), "{:#?}", search.lines);
+    assert!(search.final_field("depth").is_some_and(|d| d >= depth));
+    e.ready();
+}
+
+#[test]
+fn go_depth_and_a_mate_in_two_are_the_iterations_own() {
+    let mut e = bandwidth_engine("Hybrid", false);
+    e.send("position startpos");
+    let (search, _) = go_reusing(&mut e, "go depth 5", &Chess::default());
+    assert_eq!(hybrid_note(&search).0, 5, "{:#?}", search.lines);
+    assert_eq!(hybrid_note(&search).1, 0, "go depth is alpha-beta's alone: {:#?}", search.lines);
+    assert_eq!(search.final_field("depth"), Some(5));
+
+    e.send(&format!("position fen {MATE_IN_TWO}"));
+    let pos = position(Some(MATE_IN_TWO), &[]);
+    let (search, _) = go_reusing(&mut e, "go mate 2", &pos);
+    assert_eq!(search.best, "d5f6", "{:#?}", search.lines);
+    assert_eq!(final_mate(&search), 2, "{:#?}", search.lines);
     e.ready();
 }
 

@@ -79,6 +79,20 @@ impl TimeManager {
         }
     }
 
+    /// A clock for the first part of a search that goes on after it: its soft budget is
+    /// `soft_percent` per cent of this one's, its hard limit `hard_percent` per cent of this
+    /// one's soft budget (within the hard limit), so that the rest of the soft budget stays
+    /// for the part after it. Pondering and `ponderhit` work on it as on this one.
+    pub fn share(&self, soft_percent: u32, hard_percent: u32) -> TimeManager {
+        let mut part = self.clone();
+        if let (Some(soft), Some(hard)) = (self.soft, self.hard) {
+            let part_hard = (soft * hard_percent / 100).min(hard);
+            part.soft = Some((soft * soft_percent / 100).min(part_hard));
+            part.hard = Some(part_hard);
+        }
+        part
+    }
+
     /// Uses `percent` per cent of the soft budget from now on (not cumulative: each call
     /// replaces the last), never more than the hard budget. A fixed `movetime` stays as
     /// the GUI asked.
@@ -286,6 +300,19 @@ mod tests {
         assert_eq!(time.soft, time.hard);
         let mut untimed = TimeManager::new(&Limits::default(), Color::White, 0, Instant::now());
         untimed.stretch_soft(150);
+        assert_eq!((untimed.soft, untimed.hard), (None, None));
+    }
+
+    #[test]
+    fn a_share_ends_inside_the_soft_budget_it_was_cut_from() {
+        let time = started_ago(0);
+        let part = time.share(60, 85);
+        assert_eq!((part.soft, part.hard), (Some(Duration::from_millis(60)), Some(Duration::from_millis(85))));
+        let part = time.share(60, 1000);
+        assert_eq!(part.hard, time.hard, "never past the hard limit");
+        let part = time.share(120, 85);
+        assert_eq!(part.soft, part.hard, "the soft budget never passes the hard one");
+        let untimed = TimeManager::new(&Limits::default(), Color::White, 0, Instant::now()).share(60, 85);
         assert_eq!((untimed.soft, untimed.hard), (None, None));
     }
 

@@ -33,6 +33,7 @@ use correction::CorrectionHistory;
 use history::{CaptureHistory, ContinuationHistory, CounterMoves, History, Killers};
 use negamax::{key_after, key_of};
 use params::{SMP_SKIP_PHASE, SMP_SKIP_SIZE};
+use quiescence::settles;
 use stack::PlyState;
 
 /// How many plies less than `depth` a principal-variation node searches the quiet move it
@@ -308,6 +309,15 @@ impl AlphaBeta {
         Some(value)
     }
 
+    /// The value the table holds for the position with zobrist key `key` from a search at
+    /// least `depth` (from 1) deep, if it settles the window: exact, or a bound at or
+    /// beyond an edge (fail-soft). For another searcher's tips, whose probe of the position
+    /// would search it again as a PV node, which takes no value from the table.
+    pub fn table_value(&self, key: u64, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let hit = self.tt.probe(key, 0)?;
+        (depth > 0 && hit.depth >= depth as i32 && settles(&hit, alpha, beta)).then_some(hit.value)
+    }
+
     /// The move the transposition table holds for `pos` (whose zobrist key is `key`), if
     /// any: after a probe of `pos`, its best move.
     pub fn table_move(&self, pos: &Chess, key: u64) -> Option<Move> {
@@ -393,11 +403,11 @@ impl AlphaBeta {
             wdl: None,
         }
     }
-}
 
-impl Searcher for AlphaBeta {
-    /// Runs a search to its limits and returns the move to play.
-    fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+    /// Runs an iterative-deepening search of `job` to its limits, but on the budgets of
+    /// `time` instead of those `job`'s clock gives: for another searcher that spends a
+    /// share of its own budget on it. Returns the move to play.
+    pub fn search_within(&mut self, job: &SearchJob, reporter: &mut dyn Reporter, time: TimeManager) -> SearchOutcome {
         let start = job.started;
         let root = &job.root;
         let limits = &job.limits;
@@ -407,7 +417,7 @@ impl Searcher for AlphaBeta {
         self.stopped = false;
         self.has_result = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        self.time = Some(TimeManager::new(limits, root.turn(), job.move_overhead, job.started));
+        self.time = Some(time);
         self.killers.clear();
         if self.helper_index == 0 {
             self.tt.new_search();
@@ -505,6 +515,14 @@ impl Searcher for AlphaBeta {
         let best = best_line[0];
         let ponder = best_line.get(1).copied().or_else(|| self.ponder_from_table(root, root_key, best));
         SearchOutcome { best: Some(best), ponder, report }
+    }
+}
+
+impl Searcher for AlphaBeta {
+    /// Runs a search to its limits and returns the move to play.
+    fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+        let time = TimeManager::new(&job.limits, job.root.turn(), job.move_overhead, job.started);
+        self.search_within(job, reporter, time)
     }
 
     /// Forgets everything learned: table, killers, histories, counter moves.

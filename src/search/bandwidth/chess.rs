@@ -11,9 +11,9 @@ use crate::moves::{MoveCode, decode, encode};
 use crate::search::alphabeta::movepick::{is_tactical, mvv_lva};
 use crate::search::alphabeta::{AlphaBeta, Features, pv_late_move_reduction};
 use crate::search::time::TimeManager;
-use crate::search::{MATE, Searcher, Signals, drawn_by_rule, mated_in};
+use crate::search::{INFINITY, MATE, Reporter, SearchJob, SearchOutcome, Searcher, Signals, drawn_by_rule, mated_in};
 
-use super::game::{GameTree, Tip, Window};
+use super::game::{Accuracy, GameTree, Tip, Window};
 use super::params::DEEPEST_TIP_PROBE;
 
 /// A position with its zobrist key.
@@ -113,6 +113,11 @@ pub struct ChessTree {
     /// Nodes searched by tip probes.
     probe_nodes: u64,
     scratch: Vec<((MoveClass, i32), Move)>,
+    /// What a search of the root knows of its sons, by key, each used once (see
+    /// [`seed_root`](ChessTree::seed_root)).
+    seeds: Vec<(u64, Tip)>,
+    /// The root's key and the best move of that search: the first son.
+    seeded_root: Option<(u64, Move)>,
 }
 
 impl ChessTree {
@@ -128,6 +133,8 @@ impl ChessTree {
             root_index: 0,
             probe_nodes: 0,
             scratch: Vec::with_capacity(256),
+            seeds: Vec::new(),
+            seeded_root: None,
         })
     }
 
@@ -164,6 +171,47 @@ impl ChessTree {
             self.prober.features = features;
             self.clear();
         }
+    }
+
+    /// Runs the prober's iterative deepening on `job`'s root on the budgets of `time`,
+    /// reporting its iterations: its table then holds what the tips below the root will
+    /// ask. Its nodes count as probe nodes.
+    pub fn search_root(&mut self, job: &SearchJob, reporter: &mut dyn Reporter, time: TimeManager) -> SearchOutcome {
+        let outcome = self.prober.search_within(job, reporter, time);
+        self.probe_nodes += self.prober.nodes();
+        outcome
+    }
+
+    /// Hands what a search of `root` that looked `depth` plies ahead found to the next
+    /// estimate of each of its sons (once: a bound handed again to a son valued again would
+    /// never become exact), until [`clear_seeds`](ChessTree::clear_seeds): the son after
+    /// `best`, listed first, is worth `value` (from the root's side), every other son less
+    /// (a bound: alpha-beta found it no better, and a tie goes to the move found first).
+    /// Expanding the root then costs no probe: without this, every son would be searched
+    /// again, the best as a PV node (which takes no value from the table) and the others in
+    /// windows the search's own scouts did not ask. Replaces any earlier seeds.
+    pub fn seed_root(&mut self, root: &ChessPos, best: Move, value: i32, depth: u32) {
+        self.clear_seeds();
+        if depth == 0 {
+            return;
+        }
+        self.seeded_root = Some((root.key, best));
+        for m in root.pos.legal_moves() {
+            let son = root.play(m);
+            let look = depth - 1;
+            let tip = if m == best {
+                Tip::estimate_at(-value, look)
+            } else {
+                Tip::bound_at(1 - value, look, Accuracy::Lower)
+            };
+            self.seeds.push((son.key, tip));
+        }
+    }
+
+    /// Forgets the seeds of [`seed_root`](ChessTree::seed_root) not used yet.
+    pub fn clear_seeds(&mut self) {
+        self.seeds.clear();
+        self.seeded_root = None;
     }
 
     /// Forgets cached estimates and the prober's tables.
@@ -205,6 +253,10 @@ impl ChessTree {
         if let Some(value) = self.cache.get(pos.key, depth) {
             return Tip::estimate_at(value, depth);
         }
+        let (alpha, beta) = (window.alpha.max(-INFINITY), window.beta.min(INFINITY));
+        if let Some(value) = self.prober.table_value(pos.key, depth, alpha, beta) {
+            return Tip::windowed(value.clamp(-MATE, MATE), depth, window);
+        }
         let probe = self.prober.probe(&pos.pos, &self.keys, depth, window.alpha, window.beta, self.clock.as_ref());
         self.probe_nodes += self.prober.nodes();
         let Some(value) = probe else {
@@ -223,10 +275,11 @@ impl GameTree for ChessTree {
     type Move = Move;
 
     /// The prober's best move for the position first (after a probe of it: the expected
-    /// refutation), then captures and promotions by MVV-LVA, then the quiet moves by the
+    /// refutation; at a [seeded](ChessTree::seed_root) root, the seeding search's move), then captures and promotions by MVV-LVA, then the quiet moves by the
     /// prober's history: the order that late-son reductions go by.
     fn moves(&mut self, pos: &ChessPos, out: &mut Vec<Move>) {
-        let hint = self.prober.table_move(&pos.pos, pos.key);
+        let seeded = self.seeded_root.and_then(|(key, best)| (key == pos.key).then_some(best));
+        let hint = seeded.or_else(|| self.prober.table_move(&pos.pos, pos.key));
         let side = pos.pos.turn();
         let prober = &self.prober;
         self.scratch.clear();
@@ -270,6 +323,11 @@ impl GameTree for ChessTree {
         }
         if pos.pos.legal_moves().is_empty() {
             return Tip::terminal(if pos.pos.is_check() { mated_in(0) } else { 0 });
+        }
+        if ply == 1
+            && let Some(k) = self.seeds.iter().position(|&(key, tip)| key == pos.key && tip.depth as u32 >= depth)
+        {
+            return self.seeds.swap_remove(k).1;
         }
         self.estimate(pos, depth.min(DEEPEST_TIP_PROBE), window)
     }
@@ -442,6 +500,48 @@ mod tests {
         assert_eq!(game.reduction(&pos, &promotion, 10, 8), 0, "a promotion");
         let (pos, evasion) = son("4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "e1e2");
         assert_eq!(game.reduction(&pos, &evasion, 10, 8), 0, "out of check");
+    }
+
+    #[test]
+    fn a_seeded_root_values_each_son_once_without_a_probe_and_lists_the_best_first() {
+        let mut game = tree();
+        let root = ChessPos::new(Chess::default());
+        let (e4, d4) = (parse_uci(&root.pos, "e2e4").unwrap(), parse_uci(&root.pos, "d2d4").unwrap());
+        game.seed_root(&root, d4, 30, 8);
+        let mut sons = Vec::new();
+        game.moves(&root, &mut sons);
+        assert_eq!(sons[0], d4);
+        game.enter(&root);
+        let (after_d4, after_e4) = (root.play(d4), root.play(e4));
+        assert_eq!(game.evaluate(&after_d4, 1, 7, Window::FULL), Tip::estimate_at(-30, 7));
+        let other = Tip::bound_at(-29, 6, Accuracy::Lower);
+        assert_eq!(game.evaluate(&after_e4, 1, 6, Window::FULL), Tip { depth: 7, ..other }, "deeper than asked");
+        assert_eq!(game.probe_nodes(), 0, "no probe");
+        // Once each: the son is probed when valued again; a deeper look is never seeded.
+        assert!(game.evaluate(&after_d4, 1, 2, Window::FULL).depth == 2 && game.probe_nodes() > 0);
+        let after_c4 = root.play(parse_uci(&root.pos, "c2c4").unwrap());
+        assert_eq!(game.evaluate(&after_c4, 1, 8, Window::FULL).depth, 8);
+        game.clear_seeds();
+        let probed = game.probe_nodes();
+        let after_h3 = root.play(parse_uci(&root.pos, "h2h3").unwrap());
+        assert_eq!(game.evaluate(&after_h3, 1, 2, Window::FULL).accuracy, Accuracy::Exact);
+        assert!(game.probe_nodes() > probed, "cleared seeds are not used");
+    }
+
+    #[test]
+    fn a_tip_the_probes_table_settles_costs_no_probe() {
+        let mut game = tree();
+        let root = ChessPos::new(Chess::default());
+        game.enter(&root);
+        let pos = root.play(parse_uci(&root.pos, "g1f3").unwrap());
+        let exact = game.evaluate(&pos, 1, 5, Window::FULL);
+        assert_eq!(exact.accuracy, Accuracy::Exact);
+        game.cache.clear();
+        let probed = game.probe_nodes();
+        assert_eq!(game.evaluate(&pos, 1, 4, Window::FULL), Tip { depth: 4, ..exact }, "a shallower look");
+        assert_eq!(game.probe_nodes(), probed, "the table's entry settles it");
+        game.evaluate(&pos, 1, 6, Window::FULL);
+        assert!(game.probe_nodes() > probed, "a deeper look than the table holds is a probe");
     }
 
     #[test]

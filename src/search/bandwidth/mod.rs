@@ -3,18 +3,21 @@
 //! algorithm and where it departs from the paper.
 //!
 //! [`searcher::Searcher`] is the search on any [`game::GameTree`]; [`Bandwidth`] wraps it
-//! for chess with the engine's `SearchJob`, clock and reports, re-roots the kept tree on
-//! each search and expands it silently between commands when allowed.
+//! for chess with the engine's `SearchJob`, clock and reports, runs alpha-beta's iterative
+//! deepening at the root before the tree where the probes deepen (`hybrid`), re-roots the
+//! kept tree on each search and expands it silently between commands when allowed.
 
 pub mod chess;
 mod choice;
 mod expand;
 pub mod game;
+mod hybrid;
 mod memory;
 pub mod options;
 pub mod params;
 mod path;
 mod refresh;
+mod runner_up;
 mod schedule;
 pub mod searcher;
 mod select;
@@ -34,6 +37,7 @@ use crate::search::{
     Bound, MATE, MATE_BOUND, Progress, Report, Reporter, Score, SearchJob, SearchOutcome, Signals, mated_in,
 };
 use chess::{ChessPos, ChessTree};
+use hybrid::Lead;
 use options::BandwidthSettings;
 use params::*;
 use searcher::{Searcher, Stats, Step};
@@ -54,6 +58,9 @@ pub struct SearchSummary {
     pub reused_nodes: usize,
     /// Positions idle thinking created since the previous search.
     pub idle_nodes: u64,
+    /// The depth of the last iteration the hybrid's iterative deepening finished at the
+    /// root before the tree grew (0: none ran).
+    pub id_depth: u32,
 }
 
 /// The bandwidth searcher for chess and its tree, kept between searches.
@@ -330,30 +337,37 @@ impl Bandwidth {
 
     /// Ends a search that started with the searcher's counters at `stats` and
     /// `probe_nodes`, and its work at `work_before`: the summary, the final report and the
-    /// move to play, with a move from the probes' table or any legal move when the tree has
-    /// none.
+    /// move to play. That is the hybrid's iterative deepening's (`lead`) unless the tree's
+    /// choice [stands](Bandwidth::tree_choice_stands) against it; else the tree's, or a
+    /// move from the probes' table or any legal move when the tree has none.
     fn conclude(
         &mut self,
         job: &SearchJob,
         reporter: &mut dyn Reporter,
         stats: Stats,
-        probe_nodes: u64,
-        work_before: u64,
+        (probe_nodes, work_before): (u64, u64),
+        lead: Option<Lead>,
     ) -> SearchOutcome {
         let start = job.started;
         self.summary.expansions = self.searcher.stats().expansions - stats.expansions;
         self.summary.refreshed = self.searcher.stats().refreshed - stats.refreshed;
         self.summary.look_ahead = self.searcher.probe_depth();
         self.summary.probe_nodes = self.searcher.game().probe_nodes() - probe_nodes;
-        let mut report = self.report(job, work_before, start);
+        let mut report = match lead {
+            Some(lead) if !self.tree_choice_stands(&lead.outcome) => {
+                Report { nodes: self.work() - work_before, elapsed: start.elapsed(), ..lead.outcome.report }
+            }
+            _ => self.report(job, work_before, start),
+        };
         if report.pv.is_empty()
             && let Some(m) = self.searcher.game().table_move(&job.root).or_else(|| fallback_move(&job.root))
         {
             report.pv.push(m);
         }
         let s = self.summary;
+        let first = if s.id_depth > 0 { format!("depth {} by alpha-beta, then ", s.id_depth) } else { String::new() };
         reporter.report(Progress::Note(format!(
-            "bandwidth: {} expansions, {} tips revalued, {} probe nodes, tip look-ahead {}, tree {} nodes",
+            "bandwidth: {first}{} expansions, {} tips revalued, {} probe nodes, tip look-ahead {}, tree {} nodes",
             s.expansions,
             s.refreshed,
             s.probe_nodes,
@@ -384,9 +398,10 @@ impl Bandwidth {
             // (see `Searcher::flatters_root`).
             self.searcher.root_choices().first().map_or_else(|| self.searcher.root_value(), |&(_, value)| value)
         };
-        // The length of the line reported: the root's own line can differ where brothers tie
-        // (the reported line breaks ties by subtree size, the root's by order).
-        let depth = pv.len() as u32;
+        // The length of the line reported (the root's own line can differ where brothers tie:
+        // the reported line breaks ties by subtree size, the root's by order), and never
+        // less than the depth the hybrid's iterative deepening finished.
+        let depth = (pv.len() as u32).max(self.summary.id_depth);
         Report {
             depth,
             seldepth: (self.searcher.deepest() as u32).max(depth),
@@ -401,37 +416,18 @@ impl Bandwidth {
             wdl: None,
         }
     }
-}
 
-impl crate::search::Searcher for Bandwidth {
-    /// Runs a search to its limits and returns the move to play.
-    fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+    /// Grows the tree until the search should stop, reporting its progress.
+    fn grow(&mut self, job: &SearchJob, reporter: &mut dyn Reporter, time: &TimeManager, work_before: u64) {
         let start = job.started;
-        let limits = &job.limits;
-        let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
-        time.stretch_soft(SOFT_BUDGET_STRETCH_PERCENT);
-        let reused = self.prepare(job);
-        // The nodes below the root: a bare root carries nothing.
-        let carried = if reused { self.nodes_in_tree().saturating_sub(1) } else { 0 };
-        reporter.report(Progress::Note(format!("reused {carried} nodes")));
-        let stats = *self.searcher.stats();
-        let probe_nodes = self.searcher.game().probe_nodes();
-        let work_before = self.work();
-        self.summary = SearchSummary {
-            reused_nodes: if reused { self.nodes_in_tree() } else { 0 },
-            idle_nodes: std::mem::take(&mut self.idle_nodes),
-            ..SearchSummary::default()
-        };
-        self.searcher.clear_deepest();
         let signals = self.signals.clone();
         let mut last_report = start;
         let mut reported = (self.searcher.root().pvlen(), self.best_code());
         let mut steps = 0u64;
         self.searcher.game_mut().set_clock(time.is_timed().then(|| time.clone()));
-        self.searcher.game_mut().new_search();
 
         loop {
-            if self.should_stop(job, &time, steps, self.work() - work_before) {
+            if self.should_stop(job, time, steps, self.work() - work_before) {
                 break;
             }
             // Even the first expansion of a fresh root may be aborted: with tip probes it can
@@ -455,7 +451,39 @@ impl crate::search::Searcher for Bandwidth {
         }
 
         self.searcher.game_mut().set_clock(None);
-        self.conclude(job, reporter, stats, probe_nodes, work_before)
+    }
+}
+
+impl crate::search::Searcher for Bandwidth {
+    /// Runs a search to its limits and returns the move to play.
+    fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+        let limits = &job.limits;
+        let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
+        time.stretch_soft(SOFT_BUDGET_STRETCH_PERCENT);
+        let reused = self.prepare(job);
+        // The nodes below the root: a bare root carries nothing.
+        let carried = if reused { self.nodes_in_tree().saturating_sub(1) } else { 0 };
+        reporter.report(Progress::Note(format!("reused {carried} nodes")));
+        let stats = *self.searcher.stats();
+        let probe_nodes = self.searcher.game().probe_nodes();
+        let work_before = self.work();
+        self.summary = SearchSummary {
+            reused_nodes: if reused { self.nodes_in_tree() } else { 0 },
+            idle_nodes: std::mem::take(&mut self.idle_nodes),
+            ..SearchSummary::default()
+        };
+        self.searcher.clear_deepest();
+        let lead = if self.searcher.is_hybrid() {
+            Some(self.lead(job, reporter, &time))
+        } else {
+            self.searcher.game_mut().new_search();
+            None
+        };
+        if lead.as_ref().is_none_or(|lead| lead.tree_goes_on) {
+            self.grow(job, reporter, &time, work_before);
+        }
+        self.searcher.game_mut().clear_seeds();
+        self.conclude(job, reporter, stats, (probe_nodes, work_before), lead)
     }
 
     /// Forgets the tree and the cached estimates and goes back to the start position.
@@ -536,7 +564,9 @@ fn build_searcher(
     let mut game = ChessTree::new(tip_cache_bytes(memory_mb), probe_table_mb(memory_mb), signals)?;
     game.set_history(history);
     game.set_selective(params.selective());
-    Searcher::new(game, root, params, params.node_cap_for(memory_mb))
+    let mut searcher = Searcher::new(game, root, params, params.node_cap_for(memory_mb))?;
+    searcher.set_hybrid(true);
+    Ok(searcher)
 }
 
 #[cfg(test)]

@@ -27,6 +27,36 @@ pub const LOOK_AHEAD_TAPER: u32 = 2;
 /// The deepest tip probe the search deepens to (at most what a node records).
 pub const DEEPEST_TIP_PROBE: u32 = super::game::MAX_TIP_DEPTH;
 
+/// The hybrid (a deepening look-ahead) first runs alpha-beta's iterative deepening at the
+/// root for this share of the soft budget, and of a `go nodes` budget (per cent)...
+pub const ID_SHARE_PERCENT: u32 = 65;
+/// ...and stops its running iteration at this share of the soft budget (per cent), so the
+/// tree always gets the rest.
+pub const ID_HARD_SHARE_PERCENT: u32 = 85;
+/// After iterative deepening to depth d, the tree's tips at the root's level look d less
+/// this many plies ahead: the root's sons, probed a ply deeper, then share the depth-d
+/// horizon and find the iterations' table entries.
+pub const ID_HORIZON_GAP: u32 = 2;
+/// A kept tree whose look-ahead is more than this many plies behind the one iterative
+/// deepening reached starts afresh from the iterations (its tips would all be valued again).
+pub const HYBRID_KEEP_BEHIND_PLIES: u32 = 2;
+/// In the hybrid, look-ahead taken off the tips of each double expansion below the root's:
+/// under two plies, each expansion pushes its line's horizon further, so the tree extends
+/// the lines it grows past the horizon iterative deepening reached...
+pub const HYBRID_LOOK_AHEAD_TAPER: u32 = 1;
+/// ...below the first this many double expansions under the root's, whose tips keep that
+/// horizon and find the iterations' table entries (so the expected reply gets sons at
+/// little cost).
+pub const HYBRID_FULL_TAPER_LEVELS: u32 = 1;
+/// In the hybrid, expansions between two deepenings of the tree's look-ahead: the tree
+/// extends lines rather than re-searching the root at each new look-ahead.
+pub const HYBRID_DEEPEN_EVERY: u64 = 32;
+/// In the hybrid, every this many steps the runner-up root son (by key) is asked whether
+/// a look a ply deeper than its last brings it level with the best (B*'s DISPROVEREST),
+/// while it looks less far than the principal line: the move choice is settled where it is
+/// uncertain.
+pub const RUNNER_UP_EVERY: u64 = 2;
+
 /// By default out-of-band sons stay in the tree and return when the band moves back
 /// (collapse mode); Harris's irreversible drop is the alternative.
 pub const DEFAULT_STRICT_HARRIS: bool = false;

@@ -18,6 +18,12 @@ pub(super) struct Reach {
     pub deepest: u32,
     /// Expansions between two deepenings (`u64::MAX`: never).
     pub deepen_every: u64,
+    /// Look-ahead taken off the tips of each double expansion below the root's (see
+    /// [`LookAhead::regular_at`])...
+    pub taper: u32,
+    /// ...but [`LOOK_AHEAD_TAPER`] off those of the first this many (the levels a search
+    /// of the root to the look-ahead's horizon has seen already).
+    pub full_taper_levels: u32,
 }
 
 impl Reach {
@@ -129,18 +135,20 @@ impl LookAhead {
         self.regular_at(ply, ext, reach) + u32::from(!self.is_regular_ply(ply))
     }
 
-    /// The look-ahead of a regular tip `ply` plies below the root: the search's, less
-    /// [`LOOK_AHEAD_TAPER`] for every double expansion between the root's and the tip's
-    /// (not below the base depth). Every move of the principal line has brothers that
-    /// must be valued again whenever the look-ahead grows; without the taper, each of
-    /// those levels would cost as much as the root's, and a long line would starve the
-    /// root's moves of look-ahead. With it, the cost falls level by level, as alpha-beta's
-    /// does with the remaining depth. The moves of the line that
+    /// The look-ahead of a regular tip `ply` plies below the root: the search's, less the
+    /// taper for every double expansion between the root's and the tip's (not below the
+    /// base depth). Every move of the principal line has brothers that must be valued
+    /// again whenever the look-ahead grows; without the taper, each of those levels would
+    /// cost as much as the root's, and a long line would starve the root's moves of
+    /// look-ahead. With it, the cost falls level by level, as alpha-beta's does with the
+    /// remaining depth; a taper under two plies lets each expansion push its line's horizon
+    /// further (the best-first extension after alpha-beta). The moves of the line that
     /// [extend](super::game::GameTree::extends) it add `ext` plies, as alpha-beta's check
     /// extension does.
     pub fn regular_at(&self, ply: usize, ext: u32, reach: Reach) -> u32 {
-        let level = ((ply + 1 + self.tip_parity) / 2).saturating_sub(1);
-        let taper = u32::try_from(level).unwrap_or(u32::MAX).saturating_mul(LOOK_AHEAD_TAPER);
+        let level = u32::try_from(((ply + 1 + self.tip_parity) / 2).saturating_sub(1)).unwrap_or(u32::MAX);
+        let full = level.min(reach.full_taper_levels);
+        let taper = full.saturating_mul(LOOK_AHEAD_TAPER).saturating_add((level - full).saturating_mul(reach.taper));
         let regular = self.depth.saturating_sub(taper).max(reach.base);
         reach.extended(regular, ext)
     }

@@ -12,7 +12,7 @@ use crate::moves::{MoveCode, NO_MOVE};
 pub use super::window::{back_up, son_window};
 
 use super::choice::{self, Ranking};
-use super::game::{GameTree, Window};
+use super::game::{GameTree, Tip, Window};
 use super::params::*;
 use super::path::Path;
 use super::schedule::{LookAhead, Reach};
@@ -79,6 +79,10 @@ pub struct Searcher<G: GameTree> {
     /// [`root_choices`](Searcher::root_choices)), as alpha-beta's last finished iteration
     /// keeps its move until another one is confirmed better.
     pub(super) incumbent: Option<MoveCode>,
+    /// The hybrid's tree, grown after iterative deepening (see [`set_hybrid`](Searcher::set_hybrid)).
+    pub(super) hybrid: bool,
+    /// Steps so far, for [`RUNNER_UP_EVERY`].
+    pub(super) turns: u64,
     pub(super) stats: Stats,
     /// Deepest tip created, in plies below the current root.
     pub(super) deepest: usize,
@@ -102,6 +106,8 @@ impl<G: GameTree> Searcher<G> {
             horizons: false,
             root_moves: Vec::new(),
             incumbent: None,
+            hybrid: false,
+            turns: 0,
             stats: Stats::default(),
             deepest: 0,
             path: Path::new(),
@@ -115,16 +121,44 @@ impl<G: GameTree> Searcher<G> {
     /// What the look-ahead schedule reads from the settings and the game now.
     pub(super) fn reach(&self) -> Reach {
         let deepest = self.game.deepest_estimate();
-        Reach {
-            base: self.params.tip_probe_depth.min(deepest),
-            deepest,
-            deepen_every: self.params.deepening_interval(),
+        let base = self.params.tip_probe_depth.min(deepest);
+        let deepen_every = self.params.deepening_interval();
+        if self.hybrid && deepen_every != u64::MAX {
+            let (taper, full_taper_levels) = (HYBRID_LOOK_AHEAD_TAPER, HYBRID_FULL_TAPER_LEVELS);
+            return Reach { base, deepest, deepen_every: HYBRID_DEEPEN_EVERY, taper, full_taper_levels };
         }
+        Reach { base, deepest, deepen_every, taper: LOOK_AHEAD_TAPER, full_taper_levels: 0 }
     }
 
     /// The band and keys of the current settings.
     pub(super) fn band(&self) -> Band {
         Band::of(&self.params)
+    }
+
+    /// Makes this the hybrid's tree, grown after alpha-beta's iterative deepening has
+    /// searched the root (where the look-ahead deepens; Harris's search is left as it
+    /// is): each expansion below the levels the iterations saw ([`HYBRID_FULL_TAPER_LEVELS`])
+    /// pushes its line's horizon further ([`HYBRID_LOOK_AHEAD_TAPER`]),
+    /// the look-ahead deepens seldom ([`HYBRID_DEEPEN_EVERY`]), and every
+    /// [`RUNNER_UP_EVERY`]th step looks deeper at the runner-up root son (see
+    /// [`challenge_runner_up`](Searcher::challenge_runner_up)). The tree starts afresh.
+    pub fn set_hybrid(&mut self, hybrid: bool) {
+        self.hybrid = hybrid;
+        let root = self.root_pos.clone();
+        self.reset(root);
+    }
+
+    /// True when this is the hybrid's tree (see [`set_hybrid`](Searcher::set_hybrid)).
+    pub fn is_hybrid(&self) -> bool {
+        self.hybrid && self.params.deepening_interval() != u64::MAX
+    }
+
+    /// Raises the look-ahead of new estimates at the root's level to `depth` (within what
+    /// the game offers); false if it is there already. Tips behind it are valued again as
+    /// selection and the sweep reach them.
+    pub fn look_at_least(&mut self, depth: u32) -> bool {
+        let reach = self.reach();
+        self.look_ahead.deepen_to(depth, reach)
     }
 
     /// The look-ahead new estimates get now.
@@ -133,7 +167,8 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// The look-ahead a tip `ply` plies below the root, on a line extended by `ext` plies,
-    /// gets now: less deep below the root's sons (see [`LOOK_AHEAD_TAPER`]), a ply more off
+    /// gets now: less deep below the root's sons (see [`LOOK_AHEAD_TAPER`] and
+    /// [`set_hybrid`](Searcher::set_hybrid)), a ply more off
     /// the regular parity (a cut son) so that its horizon lines up with its cousins'.
     pub fn look_ahead_at(&self, ply: usize, ext: u32) -> u32 {
         self.look_ahead.at(ply, ext, self.reach())
@@ -152,6 +187,22 @@ impl<G: GameTree> Searcher<G> {
         self.deepest = 0;
         self.root_moves.clear();
         self.incumbent = None;
+    }
+
+    /// Starts a fresh tree at the same root, with the same sons allowed there.
+    pub fn restart(&mut self) {
+        let (root, codes) = (self.root_pos.clone(), std::mem::take(&mut self.root_moves));
+        self.reset_restricted(root, &codes);
+    }
+
+    /// Gives a root that is still a tip the value a search of it found, looking `depth`
+    /// plies ahead, so that it is expanded at once instead of being valued again. A root
+    /// that has sons or is terminal is left as it is.
+    pub fn value_tip_root(&mut self, value: i32, depth: u32) {
+        let id = self.tree.root();
+        if self.tree.node(id).is_tip() && !self.tree.node(id).has(TERMINAL) {
+            self.tree.node_mut(id).re_estimate(Tip::estimate_at(value, depth));
+        }
     }
 
     /// Starts a fresh tree at `root` whose sons are only the moves with these codes.
@@ -248,6 +299,13 @@ impl<G: GameTree> Searcher<G> {
         }
         if self.memory_is_short() {
             self.manage_memory();
+        }
+        self.turns += 1;
+        if self.is_hybrid()
+            && self.turns.is_multiple_of(RUNNER_UP_EVERY)
+            && let Some(step) = self.challenge_runner_up(abort)
+        {
+            return step;
         }
         let mut retried = false;
         loop {
