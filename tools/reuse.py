@@ -45,7 +45,7 @@ class Engine:
             line = self.proc.stdout.readline().strip()
             if m := re.match(r"info string reused (\d+) nodes", line):
                 reused = int(m.group(1))
-            elif m := re.search(r"bandwidth: (\d+) expansions.* tree (\d+) nodes", line):
+            elif m := re.search(r"bandwidth: .*?(\d+) expansions.* tree (\d+) nodes", line):
                 expansions, tree = int(m.group(1)), int(m.group(2))
             elif line.startswith("bestmove"):
                 return line.split()[1], reused, tree, expansions
