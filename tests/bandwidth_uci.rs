@@ -580,6 +580,31 @@ fn go_depth_and_a_mate_in_two_are_the_iterations_own() {
     e.ready();
 }
 
+/// The Harris style ponders on every reply: a miss finds the real reply's subtree in the
+/// tree (the hybrid, pondering on the expected reply alone, starts afresh), and `stop`
+/// during the ponder answers at once with a legal move for the pondered position.
+#[test]
+fn a_harris_style_ponder_miss_keeps_the_real_replys_subtree() {
+    // Without idle thinking the tree stays rooted where the first search left it.
+    let mut e = bandwidth_engine("Harris", false);
+    play(&mut e, &["e2e4", "d7d5"]);
+    go_reusing(&mut e, "go movetime 300", &position(None, &["e2e4", "d7d5"]));
+    // We hang the queen and ponder on a reply that does not take it; the opponent takes it.
+    let pondered = play(&mut e, &["e2e4", "d7d5", "d1g4", "a7a6"]);
+    e.send("go ponder wtime 5000 btime 5000");
+    let lines = lines_without_bestmove(&mut e, Duration::from_millis(1000));
+    reused_in(&lines);
+    assert!(lines.iter().any(|l| l == "info string pondering on every reply"), "{lines:#?}");
+    e.send("stop");
+    let stopped = e.bestmove(&pondered, TIMEOUT);
+    assert!(stopped.elapsed < PROMPT, "bestmove after stop took {:?}", stopped.elapsed);
+
+    let pos = play(&mut e, &["e2e4", "d7d5", "d1g4", "c8g4"]);
+    let (_, reused) = go_reusing(&mut e, "go wtime 5000 btime 5000", &pos);
+    assert!(reused > 0, "the real reply kept its subtree");
+    e.ready();
+}
+
 /// Runs each battery test above in both styles, as `harris::<test>` and `hybrid::<test>`.
 macro_rules! in_both_styles {
     ($($test:ident),* $(,)?) => {

@@ -16,7 +16,9 @@ mod memory;
 pub mod options;
 pub mod params;
 mod path;
+mod ponder;
 mod refresh;
+mod rooting;
 mod runner_up;
 mod schedule;
 pub mod searcher;
@@ -30,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::moves::{MoveCode, decode, encode};
+use crate::moves::{MoveCode, decode};
 use crate::search::options::OptionValue;
 use crate::search::time::TimeManager;
 use crate::search::{
@@ -40,6 +42,7 @@ use chess::{ChessPos, ChessTree};
 use hybrid::Lead;
 use options::BandwidthSettings;
 use params::*;
+use ponder::PonderEnd;
 use searcher::{Searcher, Stats, Step};
 use tree::Tree;
 
@@ -152,93 +155,6 @@ impl Bandwidth {
     /// What the last search did besides its report.
     pub fn last_summary(&self) -> SearchSummary {
         self.summary
-    }
-
-    /// Re-roots the tree after the legal `moves` were played from its root, keeping the
-    /// subtree they lead to. False when that subtree is not in the tree (a move never
-    /// generated, dropped for good, or ending the game): the tree then starts afresh at the
-    /// new position. An illegal move leaves everything unchanged and returns false.
-    pub fn advance(&mut self, moves: &[Move]) -> bool {
-        let mut pos = self.searcher.root_pos().clone();
-        let mut history = self.searcher.game().history().to_vec();
-        let mut codes = Vec::with_capacity(moves.len());
-        for &m in moves {
-            if !pos.pos.is_legal(m) {
-                return false;
-            }
-            history.push(pos.key);
-            codes.push(encode(m));
-            pos = pos.play(m);
-        }
-        self.searcher.game_mut().set_history(&history);
-        if self.searcher.advance(&codes, pos.clone()) {
-            return true;
-        }
-        self.searcher.reset(pos);
-        false
-    }
-
-    /// Makes `root` (after the game positions whose keys are `history`, oldest first) the
-    /// root. When the game continues the tree's root by moves inside the tree, that subtree
-    /// is kept (true); otherwise the tree starts afresh (false).
-    pub fn set_position(&mut self, root: &Chess, history: &[u64]) -> bool {
-        let target = ChessPos::new(root.clone());
-        let codes = self.path_to(&target, history);
-        self.searcher.game_mut().set_history(history);
-        if let Some(codes) = codes
-            && (codes.is_empty() || self.searcher.advance(&codes, target.clone()))
-        {
-            return true;
-        }
-        self.searcher.reset(target);
-        false
-    }
-
-    /// Roots the tree for `job` and says whether it kept a subtree. `go ponder` roots it
-    /// after the expected reply, as alpha-beta does, rather than before it as the design
-    /// suggests: all of the opponent's time goes into the answers to the reply it expects,
-    /// and `ponderhit` goes on in the same tree. A miss then starts a fresh tree, but the
-    /// probes' table keeps what was learnt. In matches against alpha-beta both ways played
-    /// alike, and this one is the simpler. `searchmoves` gives a fresh tree whose root has
-    /// only those sons. Calling it again for the same job changes nothing.
-    pub fn prepare(&mut self, job: &SearchJob) -> bool {
-        if !job.limits.searchmoves.is_empty() {
-            let codes: Vec<MoveCode> = job.limits.searchmoves.iter().map(|&m| encode(m)).collect();
-            self.searcher.game_mut().set_history(&job.history);
-            self.searcher.reset_restricted(ChessPos::new(job.root.clone()), &codes);
-            return false;
-        }
-        self.set_position(&job.root, &job.history)
-    }
-
-    /// The moves from the tree's root to `target`, found by matching `history` (which must
-    /// extend the tree's history through its root) against the keys of the tree's sons.
-    fn path_to(&self, target: &ChessPos, history: &[u64]) -> Option<Vec<MoveCode>> {
-        if self.searcher.is_restricted() {
-            return None;
-        }
-        let old = self.searcher.game().history();
-        let root = self.searcher.root_pos();
-        if history == old {
-            return (target.key == root.key && target.pos == root.pos).then(Vec::new);
-        }
-        if history.len() <= old.len() || history[..old.len()] != *old || history[old.len()] != root.key {
-            return None;
-        }
-        let tree = self.searcher.tree();
-        let mut id = tree.root();
-        let mut pos = root.clone();
-        let mut codes = Vec::new();
-        for &key in history[old.len() + 1..].iter().chain([&target.key]) {
-            let (code, next) = pos.pos.legal_moves().into_iter().find_map(|m| {
-                let next = pos.play(m);
-                (next.key == key).then(|| (encode(m), next))
-            })?;
-            id = tree.child_by_move(id, code)?;
-            codes.push(code);
-            pos = next;
-        }
-        (pos.pos == target.pos).then_some(codes)
     }
 
     /// Expands the tree silently until `stop` returns true (polled between tips, so it
@@ -457,13 +373,24 @@ impl Bandwidth {
 impl crate::search::Searcher for Bandwidth {
     /// Runs a search to its limits and returns the move to play.
     fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+        let hit;
+        let (job, reuse_reported) = match self.ponder_whole_tree(job, reporter) {
+            Some(PonderEnd::Stopped(outcome)) => return outcome,
+            Some(PonderEnd::Hit(timed)) => {
+                hit = *timed;
+                (&hit, true)
+            }
+            None => (job, false),
+        };
         let limits = &job.limits;
         let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
         time.stretch_soft(SOFT_BUDGET_STRETCH_PERCENT);
         let reused = self.prepare(job);
         // The nodes below the root: a bare root carries nothing.
         let carried = if reused { self.nodes_in_tree().saturating_sub(1) } else { 0 };
-        reporter.report(Progress::Note(format!("reused {carried} nodes")));
+        if !reuse_reported {
+            reporter.report(Progress::Note(format!("reused {carried} nodes")));
+        }
         let stats = *self.searcher.stats();
         let probe_nodes = self.searcher.game().probe_nodes();
         let work_before = self.work();

@@ -1,0 +1,97 @@
+//! Harris's thinking on the opponent's time, for the Harris style's `go ponder`: the tree
+//! stays rooted before the expected reply and grows under every reply, as between
+//! commands, until `ponderhit` or `stop`. A miss then finds the real reply's subtree in
+//! the tree as a hit does; alpha-beta's way (and the hybrid's) spends the opponent's time
+//! on the expected reply alone and starts afresh on a miss.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::chess::ChessPos;
+use super::params::BandwidthStyle;
+use super::{Bandwidth, fallback_move};
+use crate::moves::{MoveCode, decode, encode};
+use crate::search::{Bound, Progress, Report, Reporter, Score, SearchJob, SearchOutcome};
+
+/// How often a tree that cannot grow (full, or nothing left to expand) checks for
+/// `ponderhit` or `stop` while it waits.
+const WAIT_POLL_MS: u64 = 1;
+
+/// How a whole-tree ponder ended.
+pub(super) enum PonderEnd {
+    /// `stop` came: the move to send for the pondered position, the tree left as it was.
+    Stopped(SearchOutcome),
+    /// `ponderhit` came: the tree is rooted at the pondered position, and the job to
+    /// search there has its clock from the `ponderhit`. Its reuse is already reported.
+    Hit(Box<SearchJob>),
+}
+
+impl Bandwidth {
+    /// For the Harris style's `go ponder` on a position the game reached from the tree's
+    /// root (normally our move and the expected reply): grows the whole tree rooted before
+    /// the reply until `ponderhit` or `stop`. `None` when this is not such a job;
+    /// the search then ponders as alpha-beta does.
+    pub(super) fn ponder_whole_tree(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> Option<PonderEnd> {
+        if !job.limits.ponder || self.params().style != BandwidthStyle::Harris || !job.limits.searchmoves.is_empty() {
+            return None;
+        }
+        let line = self.line_to(&ChessPos::new(job.root.clone()), &job.history)?;
+        let (&reply, before) = line.split_last()?;
+        // A subtree that is not kept leaves a fresh tree at the position before the reply:
+        // still the one to grow.
+        let kept = before.is_empty() || self.advance(before);
+        let carried = if kept { self.nodes_in_tree().saturating_sub(1) } else { 0 };
+        reporter.report(Progress::Note(format!("reused {carried} nodes")));
+        reporter.report(Progress::Note("pondering on every reply".to_string()));
+        let signals = self.signals.clone();
+        let waiting = || signals.is_pondering() && !signals.stop_requested();
+        let mut grown = 0;
+        while waiting() {
+            let added = self.think_until(|| !waiting());
+            if added == 0 {
+                thread::sleep(Duration::from_millis(WAIT_POLL_MS));
+            }
+            grown += added;
+        }
+        if signals.stop_requested() {
+            return Some(PonderEnd::Stopped(self.answer_in_tree(job, encode(reply), grown)));
+        }
+        self.set_position(&job.root, &job.history);
+        let mut timed = job.clone();
+        timed.limits.ponder = false;
+        // A fixed move time runs from `go`, as for any ponder; a clock's budget runs from
+        // the `ponderhit`, when the opponent's time, spread over every reply, ended.
+        if timed.limits.movetime.is_none() {
+            timed.started = signals.ponderhit_at().unwrap_or_else(Instant::now);
+        }
+        Some(PonderEnd::Hit(Box::new(timed)))
+    }
+
+    /// The answer the tree holds for the position after the root's son by `reply`: its
+    /// best son, else the probes' table's move or the best-looking move, after a ponder
+    /// that created `grown` positions.
+    fn answer_in_tree(&self, job: &SearchJob, reply: MoveCode, grown: u64) -> SearchOutcome {
+        let tree = self.tree();
+        let son = tree.child_by_move(tree.root(), reply);
+        let best = son
+            .filter(|&id| !tree.node(id).is_tip())
+            .and_then(|id| decode(&job.root, tree.node(tree.best_son(id)).mv()))
+            .or_else(|| self.searcher.game().table_move(&job.root))
+            .or_else(|| fallback_move(&job.root));
+        let value = son.map_or(0, |id| tree.node(id).value());
+        let report = Report {
+            depth: 1,
+            seldepth: 1,
+            score: Score::from_value(value),
+            bound: Bound::Exact,
+            nodes: grown,
+            elapsed: job.started.elapsed(),
+            hashfull: tree.hashfull(),
+            pv: best.into_iter().collect(),
+            multipv: 1,
+            tbhits: 0,
+            wdl: None,
+        };
+        SearchOutcome { best, ponder: None, report }
+    }
+}
