@@ -8,14 +8,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::chess::ChessPos;
-use super::params::BandwidthStyle;
+use super::params::{BandwidthStyle, IDLE_POLL_MS};
 use super::{Bandwidth, fallback_move};
 use crate::moves::{MoveCode, decode, encode};
 use crate::search::{Bound, Progress, Report, Reporter, Score, SearchJob, SearchOutcome};
-
-/// How often a tree that cannot grow (full, or nothing left to expand) checks for
-/// `ponderhit` or `stop` while it waits.
-const WAIT_POLL_MS: u64 = 1;
 
 /// How a whole-tree ponder ended.
 pub(super) enum PonderEnd {
@@ -49,7 +45,7 @@ impl Bandwidth {
         while waiting() {
             let added = self.think_until(|| !waiting());
             if added == 0 {
-                thread::sleep(Duration::from_millis(WAIT_POLL_MS));
+                thread::sleep(Duration::from_millis(IDLE_POLL_MS));
             }
             grown += added;
         }
