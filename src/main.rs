@@ -22,7 +22,7 @@ usage:
   harrier perft <depth> [fen]          move-generation count, per root move
   harrier epd <file> [--movetime ms | --depth d | --nodes n] [--threads n] [--hash mb]
               [--mode alphabeta|bandwidth|minimax] [--style harris|hybrid] [--band cp]
-              [--depth-penalty cp] [--tip-probe d] [--deepen-every n]
+              [--depth-penalty cp] [--tip-probe d]
                                        run an EPD test suite (bm/am/dm, STS points)
   harrier eval [fen]                   the static evaluation term by term (start position by default)
   harrier tune <file> [--positions n] [--epochs n] [--rate cp] [--threads n] [--min-positions n]
@@ -190,7 +190,6 @@ fn epd_command(args: &[String]) -> Result<(), String> {
             "--band" => setup.bandwidth.band = number(value, "--band")?,
             "--depth-penalty" => setup.bandwidth.depth_penalty = number(value, "--depth-penalty")?,
             "--tip-probe" => setup.bandwidth.tip_probe_depth = number(value, "--tip-probe")?,
-            "--deepen-every" => setup.bandwidth.deepen_every = number(value, "--deepen-every")?,
             _ => return Err(format!("unknown option '{flag}'")),
         }
     }

@@ -10,13 +10,14 @@ mod common;
 use std::sync::Arc;
 use std::time::Instant;
 
-use harrier::moves::{decode, encode, parse_uci};
+use harrier::moves::{MoveCode, decode, encode, parse_uci};
 use harrier::search::alphabeta::Features;
 use harrier::search::bandwidth::Bandwidth;
 use harrier::search::bandwidth::chess::{ChessPos, ChessTree};
 use harrier::search::bandwidth::game::{GameTree, Window};
 use harrier::search::bandwidth::params::{
-    BandwidthParams, BandwidthStyle, LOOK_AHEAD_TAPER, MAX_BAND, UNCONFIRMED_DISCOUNT_CP,
+    BandwidthParams, BandwidthStyle, HYBRID_FULL_TAPER_LEVELS, HYBRID_LOOK_AHEAD_TAPER, LOOK_AHEAD_TAPER, MAX_BAND,
+    UNCONFIRMED_DISCOUNT_CP,
 };
 use harrier::search::bandwidth::searcher::{Searcher, Step, back_up, son_window};
 use harrier::search::bandwidth::synthetic::{LookAheadTree, RandomTree, UniformPos, UniformTree};
@@ -34,6 +35,11 @@ const MATE_BUDGET: u64 = 2_000_000;
 
 fn params(band: i32, strict_harris: bool) -> BandwidthParams {
     BandwidthParams { band, strict_harris, ..BandwidthParams::default() }
+}
+
+/// The hybrid's settings with band `band`, its look-ahead starting from one ply.
+fn hybrid(band: i32) -> BandwidthParams {
+    BandwidthParams { style: BandwidthStyle::Hybrid, band, tip_probe_depth: 1, ..BandwidthParams::default() }
 }
 
 fn never() -> bool {
@@ -184,18 +190,16 @@ fn band_narrower_than_the_errors_fails_somewhere() {
 }
 
 /// Searches random trees with errors in [-200, +200] under a 50-point band, the tips valued
-/// by look-ahead probes that deepen by one ply per expansion from one ply (or as the
-/// hybrid's tree does, with `hybrid`); returns the seeds whose root value is not the exact
-/// minimax value once nothing is left to expand.
-fn wrong_seeds_with_deepening(seeds: std::ops::Range<u64>, hybrid: bool) -> Vec<u64> {
-    let p = BandwidthParams { band: 50, tip_probe_depth: 1, deepen_every: 1, ..BandwidthParams::default() };
+/// by look-ahead probes that deepen from one ply as the hybrid's tree deepens them; returns
+/// the seeds whose root value is not the exact minimax value once nothing is left to expand.
+fn wrong_seeds_with_deepening(seeds: std::ops::Range<u64>) -> Vec<u64> {
+    let p = hybrid(50);
     seeds
         .filter(|&seed| {
             let tree = LookAheadTree::new(UniformTree::random(3, 6, seed, 200, 200));
             let exact = tree.tree().minimax();
             let root = tree.tree().root();
             let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
-            searcher.set_hybrid(hybrid);
             for _ in 0..100_000 {
                 match searcher.step(&mut never) {
                     Step::Expanded | Step::Refreshed | Step::Deepened => {}
@@ -209,20 +213,14 @@ fn wrong_seeds_with_deepening(seeds: std::ops::Range<u64>, hybrid: bool) -> Vec<
 }
 
 #[test]
-fn deepening_look_ahead_finds_minimax_through_a_narrow_band() {
-    // The same errors and band fail without deepening (the test above). Here every tip
-    // below the principal line gets a second look each time the look-ahead grows, so a son
-    // that a shallow estimate put out of the band comes back when a deeper one clears it.
-    let wrong = wrong_seeds_with_deepening(0..100, false);
-    assert!(wrong.is_empty(), "wrong on seeds {wrong:?}");
-}
-
-#[test]
 fn the_hybrids_tree_finds_minimax_through_a_narrow_band() {
-    // The hybrid's tree deepens seldom, pushes the horizon of each line it grows a ply at
-    // a time and looks deeper at the runner-up root son every second step: once nothing is
-    // left to expand it must still hold the exact value.
-    let wrong = wrong_seeds_with_deepening(0..100, true);
+    // The same errors and band fail without deepening (the test above). The hybrid's tree
+    // deepens seldom, pushes the horizon of each line it grows a ply at a time and looks
+    // deeper at the runner-up root son every second step; the tips along the selected line
+    // get a second look each time the look-ahead grows, so a son that a shallow estimate
+    // put out of the band comes back when a deeper one clears it: once nothing is left to
+    // expand it must hold the exact value.
+    let wrong = wrong_seeds_with_deepening(0..100);
     assert!(wrong.is_empty(), "wrong on seeds {wrong:?}");
 }
 
@@ -272,26 +270,46 @@ fn a_son_tying_its_mating_brother_gets_a_value_and_the_search_goes_on() {
 }
 
 /// Steps until an expansion that left the look-ahead as it was (its new tips are up to
-/// date), at a look-ahead of at least `enough`.
-fn run_to_settled_expansion(searcher: &mut Searcher<LookAheadTree>, enough: u32) {
-    loop {
+/// date), at a look-ahead of at least `enough` (it also grows when nothing in the band is
+/// left to expand). Returns the moves of the root sons the runner-up challenge looked at
+/// further ahead than the schedule asked: the lines grown below such a son keep that look,
+/// since a line loses no more than the taper by growing.
+fn run_to_settled_expansion(searcher: &mut Searcher<LookAheadTree>, enough: u32) -> Vec<MoveCode> {
+    let mut looked_further = Vec::new();
+    for _ in 0..100_000 {
         let before = searcher.probe_depth();
         let step = searcher.step(&mut never);
-        assert!(matches!(step, Step::Expanded | Step::Refreshed));
+        assert!(matches!(step, Step::Expanded | Step::Refreshed | Step::Deepened), "{step:?}");
+        let tree = searcher.tree();
+        for c in tree.children(tree.root()) {
+            let son = tree.node(c);
+            if son.depth() > searcher.look_ahead_at(1, son.extension()) && !looked_further.contains(&son.mv()) {
+                looked_further.push(son.mv());
+            }
+        }
         if step == Step::Expanded && before >= enough && searcher.probe_depth() == before {
-            return;
+            return looked_further;
         }
     }
+    panic!("no settled expansion at a look-ahead of {enough} after 100000 steps");
+}
+
+/// The look-ahead the hybrid takes off the tips `level` double expansions below the
+/// root's: the full taper for the first levels, which keep the root's horizon, and the
+/// hybrid's lesser one for each level below them.
+fn hybrid_taper(level: u32) -> u32 {
+    let full = level.min(HYBRID_FULL_TAPER_LEVELS);
+    full * LOOK_AHEAD_TAPER + (level - full) * HYBRID_LOOK_AHEAD_TAPER
 }
 
 #[test]
 fn each_double_expansion_below_the_root_tapers_the_look_ahead_of_its_tips() {
     let tree = LookAheadTree::new(UniformTree::random(3, 12, 7, 200, 200));
     let root = tree.tree().root();
-    let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 4, ..BandwidthParams::default() };
+    let p = hybrid(0);
     let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
     // At a look-ahead where the levels checked below are still above the base.
-    run_to_settled_expansion(&mut searcher, (3 * LOOK_AHEAD_TAPER + 2).max(6));
+    let looked_further = run_to_settled_expansion(&mut searcher, (1 + hybrid_taper(3)).max(6));
     // The root's sons and grandsons look as far ahead as the search does; a son valued by
     // its own probe looks one ply further than its replies, so both share one horizon.
     assert_eq!(searcher.look_ahead_at(2, 0), searcher.probe_depth());
@@ -299,14 +317,19 @@ fn each_double_expansion_below_the_root_tapers_the_look_ahead_of_its_tips() {
     for level in 1..4 {
         let (son, reply) = (2 * level - 1, 2 * level);
         assert_eq!(horizon(son), horizon(reply), "level {level}");
-        // Each double expansion gains two plies of tree and gives up the taper.
-        assert_eq!(horizon(reply + 2), horizon(reply) + 2 - LOOK_AHEAD_TAPER, "level {level}");
+        // Each double expansion gains two plies of tree and gives up its level's taper:
+        // the first keep the root's horizon, each one below pushes it further.
+        let taper = hybrid_taper(level as u32) - hybrid_taper(level as u32 - 1);
+        assert_eq!(horizon(reply + 2), horizon(reply) + 2 - taper, "level {level}");
     }
+    assert!(horizon(8) > horizon(2), "the tree extends its lines past the root's horizon");
     assert_eq!(searcher.look_ahead_at(60, 0), 1, "never below the base look-ahead");
     // The tree's tips were valued that way: none looks further ahead than the search asks
-    // at its ply, and deep ones that are up to date look less far than the root's.
+    // at its ply (below the root sons the runner-up challenge left alone), and deep ones
+    // that are up to date look less far than the root's.
     let tree = searcher.tree();
-    let mut stack = vec![(tree.root(), 0usize)];
+    let mut stack: Vec<_> = tree.children(tree.root()).map(|c| (c, 1usize)).collect();
+    stack.retain(|&(c, _)| !looked_further.contains(&tree.node(c).mv()));
     let mut tapered = 0;
     while let Some((id, ply)) = stack.pop() {
         let node = tree.node(id);
@@ -325,15 +348,18 @@ fn a_move_that_extends_its_line_gives_every_tip_below_it_a_ply_more_look_ahead()
     // The second move of every position extends (as a check does in chess).
     let tree = LookAheadTree::with_extending_move(UniformTree::random(3, 12, 7, 200, 200), 1);
     let root = tree.tree().root();
-    let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 4, ..BandwidthParams::default() };
+    let p = hybrid(0);
     let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
-    run_to_settled_expansion(&mut searcher, 4);
+    let looked_further = run_to_settled_expansion(&mut searcher, 4);
     let extending = searcher.game().code(1);
     assert_eq!(searcher.look_ahead_at(2, 1), searcher.look_ahead_at(2, 0) + 1);
-    // No tip looks further ahead than its line asks for, and some up-to-date tips below an
-    // extending move look exactly that far: further than an unextended line would.
+    // No tip looks further ahead than its line asks for (below the root sons the runner-up
+    // challenge left alone), and some up-to-date tips below an extending move look exactly
+    // that far: further than an unextended line would.
     let tree = searcher.tree();
-    let mut stack = vec![(tree.root(), 0usize, 0u32)];
+    let is_extending = |c| u32::from(tree.node(c).mv() == extending);
+    let mut stack: Vec<_> = tree.children(tree.root()).map(|c| (c, 1usize, is_extending(c))).collect();
+    stack.retain(|&(c, _, _)| !looked_further.contains(&tree.node(c).mv()));
     let mut extended = 0;
     while let Some((id, ply, ext)) = stack.pop() {
         let node = tree.node(id);
@@ -342,16 +368,16 @@ fn a_move_that_extends_its_line_gives_every_tip_below_it_a_ply_more_look_ahead()
             assert!(node.depth() <= asked, "a tip at ply {ply} with extension {ext} looks too far");
             extended += usize::from(ext > 0 && node.depth() == asked && asked > searcher.look_ahead_at(ply, 0));
         }
-        stack.extend(tree.children(id).map(|c| (c, ply + 1, ext + u32::from(tree.node(c).mv() == extending))));
+        stack.extend(tree.children(id).map(|c| (c, ply + 1, ext + is_extending(c))));
     }
     assert!(extended > 0, "no tip below an extending move looked further ahead");
 }
 
-/// A searcher with band 0 and a look-ahead that deepens every second expansion, on a
-/// random tree (branching 4, depth 8) whose estimates look ahead: its best son's value
-/// often falls below the bounds that scouts gave its brothers.
+/// The hybrid's searcher with band 0 on a random tree (branching 4, depth 8) whose
+/// estimates look ahead: as the look-ahead deepens, its best son's value often falls below
+/// the bounds that scouts gave its brothers.
 fn narrow_deepening_searcher(seed: u64) -> Searcher<LookAheadTree> {
-    let p = BandwidthParams { band: 0, tip_probe_depth: 1, deepen_every: 2, ..BandwidthParams::default() };
+    let p = hybrid(0);
     let tree = LookAheadTree::new(UniformTree::random(4, 8, seed, 200, 200));
     let root = tree.tree().root();
     Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap()
@@ -728,7 +754,8 @@ fn memory_cap_holds_over_many_expansions() {
     let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
     let mut game = ChessTree::new(1 << 20, 4, Arc::new(Signals::default())).unwrap();
     game.set_history(&[]);
-    let p = BandwidthParams { tip_probe_depth: 0, deepen_every: u64::MAX, ..BandwidthParams::default() };
+    // Harris's style with quiescence tips: the look-ahead never deepens.
+    let p = BandwidthParams { style: BandwidthStyle::Harris, tip_probe_depth: 0, ..BandwidthParams::default() };
     let mut searcher = Searcher::new(game, ChessPos::new(pos.clone()), p, 20_000).unwrap();
     run_under_cap(&mut searcher, 300, 50);
     let best = decode(&pos, searcher.principal_line()[0]).unwrap();
@@ -914,9 +941,10 @@ fn a_frozen_tree_deepens_its_tips_instead_of_growing() {
     let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
     let mut game = ChessTree::new(1 << 20, 4, Arc::new(Signals::default())).unwrap();
     game.set_history(&[]);
-    // Deepening by expansion count off: only freezing raises the look-ahead here. A band
-    // wide enough that collapsing out-of-band subtrees cannot keep up with the growth.
-    let p = BandwidthParams { band: 30, deepen_every: 1_000_000, ..BandwidthParams::default() };
+    // Harris's style, whose look-ahead never deepens by expansion count: only freezing
+    // raises it here. A band wide enough that collapsing out-of-band subtrees cannot keep
+    // up with the growth.
+    let p = BandwidthParams { style: BandwidthStyle::Harris, band: 30, ..BandwidthParams::default() };
     let mut searcher = Searcher::new(game, ChessPos::new(pos.clone()), p, 1).unwrap();
     let cap = searcher.tree().cap();
     let mut steps = 0;
@@ -924,6 +952,8 @@ fn a_frozen_tree_deepens_its_tips_instead_of_growing() {
         assert!(matches!(searcher.step(&mut never), Step::Expanded | Step::Refreshed));
         steps += 1;
         assert!(steps < 10_000, "the tree never filled");
+        let base = searcher.probe_depth() == p.tip_probe_depth;
+        assert!(base || searcher.is_frozen(), "Harris's look-ahead grew before the tree froze");
     }
     let frozen_at = searcher.probe_depth();
     let nodes = searcher.nodes_in_tree();
@@ -936,6 +966,10 @@ fn a_frozen_tree_deepens_its_tips_instead_of_growing() {
         assert!(searcher.tree().live() <= cap && searcher.nodes_in_tree() == nodes);
     }
     assert!(refreshed > 0);
+    // The tips of the next double expansion keep the horizon of the root's (two plies more
+    // tree, two less look-ahead), down to the base look-ahead.
+    let (first, next) = (searcher.look_ahead_at(2, 0), searcher.look_ahead_at(4, 0));
+    assert_eq!(next, first.saturating_sub(LOOK_AHEAD_TAPER).max(p.tip_probe_depth), "at {first}");
     let best = decode(&pos, searcher.principal_line()[0]).unwrap();
     assert!(pos.is_legal(best));
 }

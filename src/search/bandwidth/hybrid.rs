@@ -2,7 +2,7 @@
 //! Iterative deepening searches the root for most of the budget, with the prober whose
 //! table the tree's tips share; the tree then grows from the horizon it reached, along the
 //! principal line and the runner-ups in the band (see
-//! [`Searcher::set_hybrid`](super::searcher::Searcher::set_hybrid)). The move played is the
+//! [`Searcher::is_hybrid`](super::searcher::Searcher::is_hybrid)). The move played is the
 //! iterations' own, unless the tree shows another one better by a value it trusts.
 
 use shakmaty::Position;

@@ -491,9 +491,7 @@ fn build_searcher(
     let mut game = ChessTree::new(tip_cache_bytes(memory_mb), probe_table_mb(memory_mb), signals)?;
     game.set_history(history);
     game.set_selective(params.selective());
-    let mut searcher = Searcher::new(game, root, params, params.node_cap_for(memory_mb))?;
-    searcher.set_hybrid(true);
-    Ok(searcher)
+    Searcher::new(game, root, params, params.node_cap_for(memory_mb))
 }
 
 #[cfg(test)]

@@ -17,12 +17,10 @@ pub const MAX_DEPTH_PENALTY: i32 = 100;
 pub const DEFAULT_TIP_PROBE_DEPTH: u32 = 1;
 /// The deepest tip probe accepted: probes run for every created node, so they must be cheap.
 pub const MAX_TIP_PROBE_DEPTH: u32 = 3;
-/// Default number of expansions after which the look-ahead of new tip estimates grows by
-/// one ply (the base is `TipProbeDepth`, restored at every search): best-first on top,
-/// alpha-beta below, as in Korf and Chickering's hybrid.
-pub const DEFAULT_DEEPEN_EVERY: u64 = 4;
-/// Look-ahead taken off the tips of each double expansion below the root's: 0 gives every
-/// tip the same look-ahead, 2 the same horizon (as alpha-beta).
+/// Look-ahead taken off the tips of each double expansion below the root's, so that they
+/// keep the root's horizon as alpha-beta's leaves do: in the hybrid at the first
+/// [`HYBRID_FULL_TAPER_LEVELS`] levels, in Harris's style at every level (its look-ahead
+/// rises above `TipProbeDepth` only when a frozen tree looks further instead of growing).
 pub const LOOK_AHEAD_TAPER: u32 = 2;
 /// The deepest tip probe the search deepens to (at most what a node records).
 pub const DEEPEST_TIP_PROBE: u32 = super::game::MAX_TIP_DEPTH;
@@ -174,9 +172,6 @@ pub struct BandwidthParams {
     pub tip_probe_depth: u32,
     /// Harris's irreversible drop instead of collapse mode.
     pub strict_harris: bool,
-    /// Expansions between two deepenings of the tip look-ahead in the hybrid style
-    /// (`u64::MAX`: never; Harris's style never deepens).
-    pub deepen_every: u64,
     /// The node cap of the tree; `None` derives it from the memory budget.
     pub node_cap: Option<usize>,
 }
@@ -189,7 +184,6 @@ impl Default for BandwidthParams {
             depth_penalty: DEFAULT_DEPTH_PENALTY,
             tip_probe_depth: DEFAULT_TIP_PROBE_DEPTH,
             strict_harris: DEFAULT_STRICT_HARRIS,
-            deepen_every: DEFAULT_DEEPEN_EVERY,
             node_cap: None,
         }
     }
@@ -200,14 +194,6 @@ impl BandwidthParams {
     #[inline]
     pub fn unlimited_band(&self) -> bool {
         self.band >= MAX_BAND
-    }
-
-    /// Expansions between two deepenings of the tip look-ahead: never in Harris's style.
-    pub fn deepening_interval(&self) -> u64 {
-        match self.style {
-            BandwidthStyle::Harris => u64::MAX,
-            BandwidthStyle::Hybrid => self.deepen_every,
-        }
     }
 
     /// True when tips are valued with the alpha-beta searcher's selectivity, late quiet

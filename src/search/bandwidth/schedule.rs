@@ -1,7 +1,8 @@
 //! The look-ahead schedule of the bandwidth search: how far ahead new tip estimates look,
-//! how that grows as the search goes on (every few expansions, as iterative deepening
-//! would), and how it tapers with the depth of a tip so that every tip shares the root's
-//! horizon. It also holds the one notion of staleness the search knows, an estimate
+//! how that grows as the search goes on (in the hybrid, every
+//! [`HYBRID_DEEPEN_EVERY`](super::params::HYBRID_DEEPEN_EVERY) expansions, as iterative
+//! deepening would), and how it tapers with the depth of a tip so that every tip shares
+//! the root's horizon. It also holds the one notion of staleness the search knows, an estimate
 //! [behind the schedule](LookAhead::is_behind), and the two tests built on it.
 
 use super::params::LOOK_AHEAD_TAPER;

@@ -79,8 +79,6 @@ pub struct Searcher<G: GameTree> {
     /// [`root_choices`](Searcher::root_choices)), as alpha-beta's last finished iteration
     /// keeps its move until another one is confirmed better.
     pub(super) incumbent: Option<MoveCode>,
-    /// The hybrid's tree, grown after iterative deepening (see [`set_hybrid`](Searcher::set_hybrid)).
-    pub(super) hybrid: bool,
     /// Steps so far, for [`RUNNER_UP_EVERY`].
     pub(super) turns: u64,
     pub(super) stats: Stats,
@@ -106,7 +104,6 @@ impl<G: GameTree> Searcher<G> {
             horizons: false,
             root_moves: Vec::new(),
             incumbent: None,
-            hybrid: false,
             turns: 0,
             stats: Stats::default(),
             deepest: 0,
@@ -118,16 +115,17 @@ impl<G: GameTree> Searcher<G> {
         Ok(searcher)
     }
 
-    /// What the look-ahead schedule reads from the settings and the game now.
+    /// What the look-ahead schedule reads from the settings and the game now: the style's
+    /// schedule (see [`is_hybrid`](Searcher::is_hybrid)) from `TipProbeDepth`, within what
+    /// the game offers. Harris's look-ahead never deepens by itself.
     pub(super) fn reach(&self) -> Reach {
         let deepest = self.game.deepest_estimate();
         let base = self.params.tip_probe_depth.min(deepest);
-        let deepen_every = self.params.deepening_interval();
-        if self.hybrid && deepen_every != u64::MAX {
+        if self.is_hybrid() {
             let (taper, full_taper_levels) = (HYBRID_LOOK_AHEAD_TAPER, HYBRID_FULL_TAPER_LEVELS);
             return Reach { base, deepest, deepen_every: HYBRID_DEEPEN_EVERY, taper, full_taper_levels };
         }
-        Reach { base, deepest, deepen_every, taper: LOOK_AHEAD_TAPER, full_taper_levels: 0 }
+        Reach { base, deepest, deepen_every: u64::MAX, taper: LOOK_AHEAD_TAPER, full_taper_levels: 0 }
     }
 
     /// The band and keys of the current settings.
@@ -135,22 +133,14 @@ impl<G: GameTree> Searcher<G> {
         Band::of(&self.params)
     }
 
-    /// Makes this the hybrid's tree, grown after alpha-beta's iterative deepening has
-    /// searched the root (where the look-ahead deepens; Harris's search is left as it
-    /// is): each expansion below the levels the iterations saw ([`HYBRID_FULL_TAPER_LEVELS`])
-    /// pushes its line's horizon further ([`HYBRID_LOOK_AHEAD_TAPER`]),
-    /// the look-ahead deepens seldom ([`HYBRID_DEEPEN_EVERY`]), and every
-    /// [`RUNNER_UP_EVERY`]th step looks deeper at the runner-up root son (see
-    /// [`challenge_runner_up`](Searcher::challenge_runner_up)). The tree starts afresh.
-    pub fn set_hybrid(&mut self, hybrid: bool) {
-        self.hybrid = hybrid;
-        let root = self.root_pos.clone();
-        self.reset(root);
-    }
-
-    /// True when this is the hybrid's tree (see [`set_hybrid`](Searcher::set_hybrid)).
+    /// True in the hybrid style: the tree is grown after alpha-beta's iterative deepening
+    /// has searched the root (in chess), each expansion below the levels the iterations saw
+    /// ([`HYBRID_FULL_TAPER_LEVELS`]) pushes its line's horizon further
+    /// ([`HYBRID_LOOK_AHEAD_TAPER`]), the look-ahead deepens seldom
+    /// ([`HYBRID_DEEPEN_EVERY`]), and every [`RUNNER_UP_EVERY`]th step looks deeper at the
+    /// runner-up root son (see [`challenge_runner_up`](Searcher::challenge_runner_up)).
     pub fn is_hybrid(&self) -> bool {
-        self.hybrid && self.params.deepening_interval() != u64::MAX
+        self.params.style == BandwidthStyle::Hybrid
     }
 
     /// Raises the look-ahead of new estimates at the root's level to `depth` (within what
@@ -168,7 +158,7 @@ impl<G: GameTree> Searcher<G> {
 
     /// The look-ahead a tip `ply` plies below the root, on a line extended by `ext` plies,
     /// gets now: less deep below the root's sons (see [`LOOK_AHEAD_TAPER`] and
-    /// [`set_hybrid`](Searcher::set_hybrid)), a ply more off
+    /// [`is_hybrid`](Searcher::is_hybrid)), a ply more off
     /// the regular parity (a cut son) so that its horizon lines up with its cousins'.
     pub fn look_ahead_at(&self, ply: usize, ext: u32) -> u32 {
         self.look_ahead.at(ply, ext, self.reach())
