@@ -605,6 +605,22 @@ fn a_harris_style_ponder_miss_keeps_the_real_replys_subtree() {
     e.ready();
 }
 
+/// `go nodes` bounds the probes too: with a tree frozen in 1 MB, Harris's look-ahead
+/// deepens and one deep probe used to run on for tens of millions of nodes.
+#[test]
+fn go_nodes_holds_when_a_frozen_tree_looks_further() {
+    const FEN: &str = "r5k1/pb2rpp1/1p6/2p4q/5R2/2PB2Q1/P1P3PP/5R1K w - - 0 1";
+    const LIMIT: i64 = 400_000;
+    let mut e = bandwidth_engine("Harris", false);
+    e.send("setoption name Hash value 1");
+    e.send(&format!("position fen {FEN}"));
+    let search = e.go(&format!("go nodes {LIMIT}"), &position(Some(FEN), &[]));
+    let nodes = search.final_field("nodes").expect("a node count in the final report");
+    // The probes stop at the limit; the tree's own nodes of the last steps come on top.
+    assert!(nodes <= 2 * LIMIT, "go nodes {LIMIT} searched {nodes} nodes");
+    e.ready();
+}
+
 /// Runs each battery test above in both styles, as `harris::<test>` and `hybrid::<test>`.
 macro_rules! in_both_styles {
     ($($test:ident),* $(,)?) => {

@@ -12,7 +12,7 @@ use common::Harrier;
 use common::searching::*;
 use harrier::engine::game::Game;
 use harrier::eval::evaluate;
-use harrier::search::alphabeta::Features;
+use harrier::search::alphabeta::{Features, ProbeLimits};
 use harrier::search::{INFINITY, Score, Searcher, mated_in};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
@@ -268,18 +268,22 @@ fn quiescence_with_the_table_agrees_with_the_reference() {
         let exact = reference_quiescence(&pos, 0, -INFINITY, INFINITY, false);
         s.new_game();
         for _ in 0..2 {
-            assert_eq!(s.probe(&pos, &[], 0, -INFINITY, INFINITY, None), Some(exact), "{fen}");
+            assert_eq!(s.probe(&pos, &[], 0, (-INFINITY, INFINITY), ProbeLimits::default()), Some(exact), "{fen}");
         }
         for delta in [-60, -1, 0, 1, 60] {
             let beta = exact + delta;
-            let value = s.probe(&pos, &[], 0, beta - 1, beta, None).unwrap();
+            let value = s.probe(&pos, &[], 0, (beta - 1, beta), ProbeLimits::default()).unwrap();
             if exact >= beta {
                 assert!(value >= beta && value <= exact, "{fen}: beta {beta}, value {value}, exact {exact}");
             } else {
                 assert!(value < beta && value >= exact, "{fen}: beta {beta}, value {value}, exact {exact}");
             }
         }
-        assert_eq!(s.probe(&pos, &[], 0, -INFINITY, INFINITY, None), Some(exact), "{fen}: after the bounds");
+        assert_eq!(
+            s.probe(&pos, &[], 0, (-INFINITY, INFINITY), ProbeLimits::default()),
+            Some(exact),
+            "{fen}: after the bounds"
+        );
     }
 }
 

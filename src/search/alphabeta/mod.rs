@@ -163,6 +163,15 @@ impl Default for Features {
     }
 }
 
+/// What ends a [probe](AlphaBeta::probe) besides the stop flag.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProbeLimits<'a> {
+    /// A clock whose hard limit ends the probe.
+    pub clock: Option<&'a TimeManager>,
+    /// Nodes the probe may search.
+    pub nodes: Option<u64>,
+}
+
 /// The alpha-beta searcher and its memory between searches.
 pub struct AlphaBeta {
     /// Which parts of the search run.
@@ -261,24 +270,23 @@ impl AlphaBeta {
     /// moves of the deep one. `history` holds the keys
     /// of the positions before `pos` (for repetitions); mate values are relative to `pos`.
     /// A value at or below `alpha`, or at or above `beta`, is a bound (fail-soft); a null
-    /// window gets a non-PV search. `None` when the stop flag was set or `clock`'s hard
-    /// limit passed during the probe.
+    /// window gets a non-PV search. `None` when the stop flag was set or one of `limits`
+    /// was reached during the probe.
     pub fn probe(
         &mut self,
         pos: &Chess,
         history: &[u64],
         depth: u32,
-        alpha: i32,
-        beta: i32,
-        clock: Option<&TimeManager>,
+        (alpha, beta): (i32, i32),
+        limits: ProbeLimits,
     ) -> Option<i32> {
         let (alpha, beta) = (alpha.max(-INFINITY), beta.min(INFINITY));
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
         self.has_result = true;
-        self.node_limit = u64::MAX;
-        self.time = clock.cloned();
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.time = limits.clock.cloned();
         if depth == 0 {
             let value = self.quiescence(pos, key_of(pos), 0, alpha, beta);
             return (!self.stopped).then_some(value);

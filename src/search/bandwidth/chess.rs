@@ -3,13 +3,14 @@
 //! quiescence search (or a shallow probe), cached by zobrist key.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
 use crate::eval::evaluate;
 use crate::moves::{MoveCode, decode, encode};
 use crate::search::alphabeta::movepick::{is_tactical, mvv_lva};
-use crate::search::alphabeta::{AlphaBeta, Features, pv_late_move_reduction};
+use crate::search::alphabeta::{AlphaBeta, Features, ProbeLimits, pv_late_move_reduction};
 use crate::search::time::TimeManager;
 use crate::search::{INFINITY, MATE, Reporter, SearchJob, SearchOutcome, Searcher, Signals, drawn_by_rule, mated_in};
 
@@ -112,6 +113,10 @@ pub struct ChessTree {
     root_index: usize,
     /// Nodes searched by tip probes.
     probe_nodes: u64,
+    /// The count of probe nodes at which probes end (`go nodes`); none: no limit.
+    probe_budget: Option<u64>,
+    /// Set once the probes reach `probe_budget`: the search's abort test reads it.
+    budget_spent: Arc<AtomicBool>,
     scratch: Vec<((MoveClass, i32), Move)>,
     /// What a search of the root knows of its sons, by key, each used once (see
     /// [`seed_root`](ChessTree::seed_root)).
@@ -132,6 +137,8 @@ impl ChessTree {
             keys: Vec::with_capacity(1024),
             root_index: 0,
             probe_nodes: 0,
+            probe_budget: None,
+            budget_spent: Arc::new(AtomicBool::new(false)),
             scratch: Vec::with_capacity(256),
             seeds: Vec::new(),
             seeded_root: None,
@@ -141,6 +148,20 @@ impl ChessTree {
     /// Probes end at the hard limit of `clock` (none: only at the stop signal).
     pub fn set_clock(&mut self, clock: Option<TimeManager>) {
         self.clock = clock;
+    }
+
+    /// Probes end once the probes' node count reaches `budget` (none: no limit), and the
+    /// flag from [`budget_spent`](ChessTree::budget_spent) is raised then: a single deep
+    /// probe would otherwise run far past a `go nodes` limit.
+    pub fn set_probe_budget(&mut self, budget: Option<u64>) {
+        self.probe_budget = budget;
+        self.budget_spent.store(false, Ordering::Relaxed);
+    }
+
+    /// The flag raised when the probes have spent their budget, for an abort test that
+    /// cannot borrow the game.
+    pub fn budget_spent(&self) -> Arc<AtomicBool> {
+        self.budget_spent.clone()
     }
 
     /// Sets the keys of the game's positions before the root, oldest first.
@@ -257,8 +278,13 @@ impl ChessTree {
         if let Some(value) = self.prober.table_value(pos.key, depth, alpha, beta) {
             return Tip::windowed(value.clamp(-MATE, MATE), depth, window);
         }
-        let probe = self.prober.probe(&pos.pos, &self.keys, depth, window.alpha, window.beta, self.clock.as_ref());
+        let nodes = self.probe_budget.map(|budget| budget.saturating_sub(self.probe_nodes));
+        let limits = ProbeLimits { clock: self.clock.as_ref(), nodes };
+        let probe = self.prober.probe(&pos.pos, &self.keys, depth, (window.alpha, window.beta), limits);
         self.probe_nodes += self.prober.nodes();
+        if self.probe_budget.is_some_and(|budget| self.probe_nodes >= budget) {
+            self.budget_spent.store(true, Ordering::Relaxed);
+        }
         let Some(value) = probe else {
             return Tip::estimate_at(evaluate(&pos.pos), 0);
         };

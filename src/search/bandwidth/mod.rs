@@ -28,6 +28,7 @@ pub mod tree;
 mod window;
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
@@ -341,6 +342,12 @@ impl Bandwidth {
         let mut reported = (self.searcher.root().pvlen(), self.best_code());
         let mut steps = 0u64;
         self.searcher.game_mut().set_clock(time.is_timed().then(|| time.clone()));
+        // The probes may spend what `go nodes` leaves after the work done so far.
+        let done = self.work() - work_before;
+        let game = self.searcher.game_mut();
+        let probe_budget = job.limits.nodes.map(|nodes| game.probe_nodes() + nodes.saturating_sub(done));
+        game.set_probe_budget(probe_budget);
+        let budget_spent = game.budget_spent();
 
         loop {
             if self.should_stop(job, time, steps, self.work() - work_before) {
@@ -349,7 +356,8 @@ impl Bandwidth {
             // Even the first expansion of a fresh root may be aborted: with tip probes it can
             // outlast a short clock. Without a move then, the probes' table or
             // `fallback_move` gives one.
-            let mut abort = || signals.stop_requested() || time.hard_expired(&signals);
+            let mut abort =
+                || signals.stop_requested() || time.hard_expired(&signals) || budget_spent.load(Ordering::Relaxed);
             match self.searcher.step(&mut abort) {
                 Step::Expanded | Step::Refreshed | Step::Deepened => steps += 1,
                 Step::Aborted | Step::Done | Step::Frozen => break,
@@ -367,6 +375,7 @@ impl Bandwidth {
         }
 
         self.searcher.game_mut().set_clock(None);
+        self.searcher.game_mut().set_probe_budget(None);
     }
 }
 
