@@ -698,7 +698,7 @@ fn tree_is_reused_after_our_move_and_an_in_tree_reply() {
 fn a_reply_never_generated_or_dropped_gives_a_fresh_root() {
     for strict in [false, true] {
         let mut searcher = bandwidth(params(20, strict));
-        searcher.search(&job(Chess::default(), Vec::new(), nodes(600_000)), &mut Silent);
+        searcher.search(&job(Chess::default(), Vec::new(), nodes(1_500_000)), &mut Silent);
         let tree = searcher.tree();
         let root = tree.root();
         // A root son left without replies (cut by the band, or dropped for good).
