@@ -49,12 +49,11 @@ impl Bandwidth {
         false
     }
 
-    /// Roots the tree for `job` and says whether it kept a subtree. `go ponder` roots it
-    /// after the expected reply, as alpha-beta does, rather than before it as the design
-    /// suggests: all of the opponent's time goes into the answers to the reply it expects,
-    /// and `ponderhit` goes on in the same tree. A miss then starts a fresh tree, but the
-    /// probes' table keeps what was learnt. In matches against alpha-beta both ways played
-    /// alike, and this one is the simpler. `searchmoves` gives a fresh tree whose root has
+    /// Roots the tree for `job` and says whether it kept a subtree. The hybrid's `go
+    /// ponder` roots it after the expected reply, as alpha-beta does: all of the opponent's
+    /// time goes into the answers to the reply it expects, and `ponderhit` goes on in the
+    /// same tree. A miss then starts a fresh tree, but the probes' table keeps what was
+    /// learnt. (The Harris style ponders on every reply first: see `ponder`.) `searchmoves` gives a fresh tree whose root has
     /// only those sons. Calling it again for the same job changes nothing.
     pub fn prepare(&mut self, job: &SearchJob) -> bool {
         if !job.limits.searchmoves.is_empty() {
