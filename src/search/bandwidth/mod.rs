@@ -334,6 +334,13 @@ impl Bandwidth {
         }
     }
 
+    /// Reports `info string reused <N> nodes`: the nodes below the root when the tree was
+    /// `kept` (a bare root carries nothing).
+    fn note_reuse(&self, kept: bool, reporter: &mut dyn Reporter) {
+        let carried = if kept { self.nodes_in_tree().saturating_sub(1) } else { 0 };
+        reporter.report(Progress::Note(format!("reused {carried} nodes")));
+    }
+
     /// Grows the tree until the search should stop, reporting its progress.
     fn grow(&mut self, job: &SearchJob, reporter: &mut dyn Reporter, time: &TimeManager, work_before: u64) {
         let start = job.started;
@@ -395,10 +402,8 @@ impl crate::search::Searcher for Bandwidth {
         let mut time = TimeManager::new(limits, job.root.turn(), job.move_overhead, job.started);
         time.stretch_soft(SOFT_BUDGET_STRETCH_PERCENT);
         let reused = self.prepare(job);
-        // The nodes below the root: a bare root carries nothing.
-        let carried = if reused { self.nodes_in_tree().saturating_sub(1) } else { 0 };
         if !reuse_reported {
-            reporter.report(Progress::Note(format!("reused {carried} nodes")));
+            self.note_reuse(reused, reporter);
         }
         let stats = *self.searcher.stats();
         let probe_nodes = self.searcher.game().probe_nodes();

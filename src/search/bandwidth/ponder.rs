@@ -36,8 +36,7 @@ impl Bandwidth {
         // A subtree that is not kept leaves a fresh tree at the position before the reply:
         // still the one to grow.
         let kept = before.is_empty() || self.advance(before);
-        let carried = if kept { self.nodes_in_tree().saturating_sub(1) } else { 0 };
-        reporter.report(Progress::Note(format!("reused {carried} nodes")));
+        self.note_reuse(kept, reporter);
         reporter.report(Progress::Note("pondering on every reply".to_string()));
         let signals = self.signals.clone();
         let waiting = || signals.is_pondering() && !signals.stop_requested();
