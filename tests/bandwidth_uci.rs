@@ -580,9 +580,10 @@ fn go_depth_and_a_mate_in_two_are_the_iterations_own() {
     e.ready();
 }
 
-/// The Harris style ponders on every reply: a miss finds the real reply's subtree in the
-/// tree (the hybrid, pondering on the expected reply alone, starts afresh), and `stop`
-/// during the ponder answers at once with a legal move for the pondered position.
+/// The Harris style ponders on every reply: it reports the pondered position's line, a miss
+/// finds the real reply's subtree in the tree (the hybrid, pondering on the expected reply
+/// alone, starts afresh), and `stop` during the ponder answers at once with a legal move
+/// for the pondered position.
 #[test]
 fn a_harris_style_ponder_miss_keeps_the_real_replys_subtree() {
     // Without idle thinking the tree stays rooted where the first search left it.
@@ -595,6 +596,12 @@ fn a_harris_style_ponder_miss_keeps_the_real_replys_subtree() {
     let lines = lines_without_bestmove(&mut e, Duration::from_millis(1000));
     reused_in(&lines);
     assert!(lines.iter().any(|l| l == "info string pondering on every reply"), "{lines:#?}");
+    // The GUI is shown the pondered position's line, legal from that position.
+    let reports: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth ")).collect();
+    assert!(!reports.is_empty(), "no info lines while pondering: {lines:#?}");
+    for report in reports {
+        check_pv(&pondered, report);
+    }
     e.send("stop");
     let stopped = e.bestmove(&pondered, TIMEOUT);
     assert!(stopped.elapsed < PROMPT, "bestmove after stop took {:?}", stopped.elapsed);

@@ -409,7 +409,7 @@ pub fn field(line: &str, key: &str) -> Option<i64> {
 }
 
 /// Replays an info line's PV from `pos`: every move legal and written canonically.
-fn check_pv(pos: &Chess, line: &str) {
+pub fn check_pv(pos: &Chess, line: &str) {
     let mut p = pos.clone();
     for text in pv_of(line) {
         let m = assert_legal(&p, text);

@@ -2,13 +2,16 @@
 //! stays rooted before the expected reply and grows under every reply, as between
 //! commands, until `ponderhit` or `stop`. A miss then finds the real reply's subtree in
 //! the tree as a hit does; alpha-beta's way (and the hybrid's) spends the opponent's time
-//! on the expected reply alone and starts afresh on a miss.
+//! on the expected reply alone and starts afresh on a miss. Info lines show the expected
+//! reply's subtree, the position a GUI names as pondered.
 
 use std::thread;
 use std::time::{Duration, Instant};
 
+use shakmaty::Position;
+
 use super::chess::ChessPos;
-use super::params::{BandwidthStyle, IDLE_POLL_MS};
+use super::params::{BandwidthStyle, IDLE_POLL_MS, REPORT_INTERVAL_MS, REPORT_MIN_GAP_MS};
 use super::{Bandwidth, fallback_move};
 use crate::moves::{MoveCode, decode, encode};
 use crate::search::{Bound, Progress, Report, Reporter, Score, SearchJob, SearchOutcome};
@@ -40,16 +43,25 @@ impl Bandwidth {
         reporter.report(Progress::Note("pondering on every reply".to_string()));
         let signals = self.signals.clone();
         let waiting = || signals.is_pondering() && !signals.stop_requested();
-        let mut grown = 0;
+        let work_before = self.work();
+        let mut last_report = Instant::now();
+        let mut reported = None;
         while waiting() {
-            let added = self.think_until(|| !waiting());
-            if added == 0 {
+            // Thinks in short slices, so that a change of the pondered line is shown soon.
+            let slice_end = Instant::now() + Duration::from_millis(REPORT_MIN_GAP_MS);
+            if self.think_until(|| !waiting() || Instant::now() >= slice_end) == 0 {
                 thread::sleep(Duration::from_millis(IDLE_POLL_MS));
             }
-            grown += added;
+            let report = self.pondered_report(job, encode(reply), work_before);
+            let line = Some((report.pv.len(), report.pv.first().cloned()));
+            if line != reported || last_report.elapsed() >= Duration::from_millis(REPORT_INTERVAL_MS) {
+                reporter.report(Progress::Iteration(report));
+                last_report = Instant::now();
+                reported = line;
+            }
         }
         if signals.stop_requested() {
-            return Some(PonderEnd::Stopped(self.answer_in_tree(job, encode(reply), grown)));
+            return Some(PonderEnd::Stopped(self.answer_in_tree(job, encode(reply), work_before)));
         }
         self.set_position(&job.root, &job.history);
         let mut timed = job.clone();
@@ -62,31 +74,45 @@ impl Bandwidth {
         Some(PonderEnd::Hit(Box::new(timed)))
     }
 
-    /// The answer the tree holds for the position after the root's son by `reply`: its
-    /// best son, else the probes' table's move or the best-looking move, after a ponder
-    /// that created `grown` positions.
-    fn answer_in_tree(&self, job: &SearchJob, reply: MoveCode, grown: u64) -> SearchOutcome {
+    /// The answer the tree holds for the position after the root's son by `reply`: the
+    /// pondered line's first move, else the probes' table's move or the best-looking move.
+    fn answer_in_tree(&self, job: &SearchJob, reply: MoveCode, work_before: u64) -> SearchOutcome {
+        let mut report = self.pondered_report(job, reply, work_before);
+        if report.pv.is_empty() {
+            let fallback = self.searcher.game().table_move(&job.root).or_else(|| fallback_move(&job.root));
+            report.pv.extend(fallback);
+        }
+        SearchOutcome { best: report.pv.first().cloned(), ponder: report.pv.get(1).cloned(), report }
+    }
+
+    /// The report on the pondered position, the root's son by `reply`: its line of best
+    /// sons, its value, and the work since `work_before`.
+    fn pondered_report(&self, job: &SearchJob, reply: MoveCode, work_before: u64) -> Report {
         let tree = self.tree();
         let son = tree.child_by_move(tree.root(), reply);
-        let best = son
-            .filter(|&id| !tree.node(id).is_tip())
-            .and_then(|id| decode(&job.root, tree.node(tree.best_son(id)).mv()))
-            .or_else(|| self.searcher.game().table_move(&job.root))
-            .or_else(|| fallback_move(&job.root));
-        let value = son.map_or(0, |id| tree.node(id).value());
-        let report = Report {
-            depth: 1,
-            seldepth: 1,
-            score: Score::from_value(value),
+        let mut pv = Vec::new();
+        let mut pos = job.root.clone();
+        let mut id = son;
+        while let Some(node) = id.filter(|&n| !tree.node(n).is_tip()) {
+            let best = tree.best_son(node);
+            let Some(m) = decode(&pos, tree.node(best).mv()) else { break };
+            pos.play_unchecked(m);
+            pv.push(m);
+            id = Some(best);
+        }
+        let depth = pv.len().max(1) as u32;
+        Report {
+            depth,
+            seldepth: depth,
+            score: Score::from_value(son.map_or(0, |id| tree.node(id).value())),
             bound: Bound::Exact,
-            nodes: grown,
+            nodes: self.work() - work_before,
             elapsed: job.started.elapsed(),
             hashfull: tree.hashfull(),
-            pv: best.into_iter().collect(),
+            pv,
             multipv: 1,
             tbhits: 0,
             wdl: None,
-        };
-        SearchOutcome { best, ponder: None, report }
+        }
     }
 }
