@@ -1,8 +1,8 @@
 //! Reading EPD records: four FEN fields, then `opcode operands;` operations. The runner
-//! uses `bm` (best moves), `am` (moves to avoid), `dm` (mate in N), `id`, and the point
-//! lists of the Strategic Test Suite: `c0 "Qb3=10, Qd2=6"` (SAN) or `c8 "10 6"` with
-//! `c9 "d1b3 d1d2"` (UCI). Other operations, and `c0`/`c8`/`c9` comments that are not
-//! point lists, are ignored.
+//! uses `bm` (best moves, or `bm #N` for a mate in N), `am` (moves to avoid), `dm` (mate in
+//! N), `id`, and the point lists of the Strategic Test Suite: `c0 "Qb3=10, Qd2=6"` (SAN) or
+//! `c8 "10 6"` with `c9 "d1b3 d1d2"` (UCI). Other operations, and `c0`/`c8`/`c9` comments
+//! that are not point lists, are ignored.
 
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingMode, Chess, Move};
@@ -76,6 +76,8 @@ pub fn parse_record(line: &str, line_number: usize) -> Result<EpdRecord, String>
     let (mut c0, mut c8, mut c9) = (None, None, None);
     for (opcode, operand) in operations(rest)? {
         match opcode {
+            // Mate-track files write a mate in N as `bm #N`: the same test as `dm N`.
+            "bm" if operand.starts_with('#') => record.mate = Some(mate_moves(&operand[1..])?),
             "bm" | "am" => {
                 for text in operand.split_whitespace() {
                     let m = resolve_move(&record.position, text)
@@ -83,10 +85,7 @@ pub fn parse_record(line: &str, line_number: usize) -> Result<EpdRecord, String>
                     if opcode == "bm" { record.best.push(m) } else { record.avoid.push(m) }
                 }
             }
-            "dm" => match operand.parse::<u32>() {
-                Ok(moves) if moves > 0 => record.mate = Some(moves),
-                _ => return Err(format!("dm needs a number of moves, not '{operand}'")),
-            },
+            "dm" => record.mate = Some(mate_moves(operand)?),
             "id" => record.id = unquote(operand).to_string(),
             "c0" => c0 = Some(unquote(operand)),
             "c8" => c8 = Some(unquote(operand)),
@@ -111,6 +110,14 @@ pub fn parse_record(line: &str, line_number: usize) -> Result<EpdRecord, String>
         return Err("no bm, am, dm or point list".to_string());
     }
     Ok(record)
+}
+
+/// The N of a mate in N (`dm N`, `bm #N`): a positive number of moves.
+fn mate_moves(operand: &str) -> Result<u32, String> {
+    match operand.parse::<u32>() {
+        Ok(moves) if moves > 0 => Ok(moves),
+        _ => Err(format!("a mate needs a positive number of moves, not '{operand}'")),
+    }
 }
 
 /// The `(opcode, operand)` pairs of the operations, in order. A `;` inside a quoted
@@ -203,7 +210,6 @@ mod tests {
         assert_eq!((r.best.len(), r.avoid.len(), r.id.as_str()), (1, 1, "line 2"));
         let r = parse_record("8/5P1k/8/8/8/8/8/K7 w - - bm f8q;", 3).unwrap();
         assert_eq!(r.best[0].promotion(), Some(shakmaty::Role::Queen));
-        assert!(parse_record("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm #3;", 4).is_err());
         assert!(parse_record("6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"x\";", 5).is_err());
         assert!(parse_record("8/8/8/8 w - - bm Ra8;", 6).is_err());
     }
@@ -214,6 +220,15 @@ mod tests {
         assert_eq!((r.mate, r.best.len()), (Some(1), 0));
         assert!(parse_record("6k1/5ppp/8/8/8/8/8/R5K1 w - - dm 0;", 2).is_err());
         assert!(parse_record("6k1/5ppp/8/8/8/8/8/R5K1 w - - dm two;", 3).is_err());
+    }
+
+    #[test]
+    fn mate_track_bm_is_a_mate_in_n() {
+        let r = parse_record("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm #1;", 1).unwrap();
+        assert_eq!((r.mate, r.best.len()), (Some(1), 0));
+        // A mate against the side to move is not a move to find.
+        assert!(parse_record("6k1/5ppp/8/8/8/8/8/r5K1 b - - bm #-2;", 2).is_err());
+        assert!(parse_record("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm #;", 3).is_err());
     }
 
     #[test]
