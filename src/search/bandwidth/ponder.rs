@@ -36,6 +36,7 @@ impl Bandwidth {
         }
         let line = self.line_to(&ChessPos::new(job.root.clone()), &job.history)?;
         let (&reply, before) = line.split_last()?;
+        let reply_code = encode(reply);
         // A subtree that is not kept leaves a fresh tree at the position before the reply:
         // still the one to grow.
         let kept = before.is_empty() || self.advance(before);
@@ -52,7 +53,7 @@ impl Bandwidth {
             if self.think_until(|| !waiting() || Instant::now() >= slice_end) == 0 {
                 thread::sleep(Duration::from_millis(IDLE_POLL_MS));
             }
-            let report = self.pondered_report(job, encode(reply), work_before);
+            let report = self.pondered_report(job, reply_code, work_before);
             let line = Some((report.pv.len(), report.pv.first().cloned()));
             if line != reported || last_report.elapsed() >= Duration::from_millis(REPORT_INTERVAL_MS) {
                 reporter.report(Progress::Iteration(report));
@@ -61,7 +62,7 @@ impl Bandwidth {
             }
         }
         if signals.stop_requested() {
-            return Some(PonderEnd::Stopped(self.answer_in_tree(job, encode(reply), work_before)));
+            return Some(PonderEnd::Stopped(self.answer_in_tree(job, reply_code, work_before)));
         }
         self.set_position(&job.root, &job.history);
         let mut timed = job.clone();
