@@ -747,7 +747,8 @@ fn memory_cap_holds_over_many_expansions() {
     let root = game.root(7);
     // A wide band: with a narrow one, brothers tie on value more often, and the tie-break
     // by subtree size may then move after a collapse shrinks one of them.
-    let p = BandwidthParams { depth_penalty: 10, band: 100, ..BandwidthParams::default() };
+    let p =
+        BandwidthParams { style: BandwidthStyle::Harris, depth_penalty: 10, band: 100, ..BandwidthParams::default() };
     let mut searcher = Searcher::new(game, root, p, 20_000).unwrap();
     run_under_cap(&mut searcher, 100_000, 1000);
 
@@ -760,6 +761,22 @@ fn memory_cap_holds_over_many_expansions() {
     run_under_cap(&mut searcher, 300, 50);
     let best = decode(&pos, searcher.principal_line()[0]).unwrap();
     assert!(pos.is_legal(best));
+}
+
+#[test]
+fn the_depth_penalty_steers_the_harris_style_and_not_the_hybrid() {
+    let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
+    // What a fixed-node search ends with; one thread, so the same settings give the same.
+    let result = |p: BandwidthParams| {
+        let outcome = bandwidth(p).search(&job(pos.clone(), Vec::new(), nodes(200_000)), &mut Silent);
+        (outcome.report.nodes, outcome.report.score, outcome.report.pv.into_iter().map(uci).collect::<Vec<_>>())
+    };
+    let with_penalty = |style, depth_penalty| BandwidthParams { style, depth_penalty, ..BandwidthParams::default() };
+    let hybrid = result(with_penalty(BandwidthStyle::Hybrid, 0));
+    assert_eq!(result(with_penalty(BandwidthStyle::Hybrid, 60)), hybrid);
+    let harris = result(with_penalty(BandwidthStyle::Harris, 0));
+    assert_eq!(result(with_penalty(BandwidthStyle::Harris, 0)), harris);
+    assert_ne!(result(with_penalty(BandwidthStyle::Harris, 60)), harris);
 }
 
 #[test]

@@ -84,7 +84,7 @@ impl<G: GameTree> Searcher<G> {
         if self.tree.node(root).is_tip() {
             return;
         }
-        let ranking = Ranking::new(&self.tree, self.params.depth_penalty, self.incumbent);
+        let ranking = Ranking::new(&self.tree, self.params.applied_depth_penalty(), self.incumbent);
         let mut protected = ranking.principal_nodes();
         let values = ranking.into_values();
         let mut id = root;

@@ -11,7 +11,7 @@ use crate::search::options::{OptionKind, OptionSpec, OptionValue, Setting};
 pub const STYLE: &str = "BandwidthStyle";
 /// The band B = e + d in centipawns.
 pub const BAND: &str = "Bandwidth";
-/// Harris's depth penalty g', in centipawns per ply.
+/// Harris's depth penalty g', in centipawns per ply (the `Harris` style only).
 pub const DEPTH_PENALTY: &str = "DepthPenalty";
 /// The depth of the tip probes when a search starts.
 pub const TIP_PROBE_DEPTH: &str = "TipProbeDepth";

@@ -7,8 +7,8 @@ pub const DEFAULT_BAND: i32 = 0;
 /// A band at least this wide never drops anything: pure best-first minimax.
 pub const MAX_BAND: i32 = 2000;
 
-/// Default depth penalty λ in centipawns per ply of principal line (Harris's g'); 0 makes
-/// selection follow the principal variation.
+/// Default depth penalty g' of the `Harris` style, in centipawns per ply of principal line;
+/// 0 makes selection follow the principal variation.
 pub const DEFAULT_DEPTH_PENALTY: i32 = 0;
 /// The largest depth penalty accepted: more turns the search breadth-first.
 pub const MAX_DEPTH_PENALTY: i32 = 100;
@@ -166,7 +166,8 @@ pub struct BandwidthParams {
     pub style: BandwidthStyle,
     /// Band width B = e + d in centipawns; [`MAX_BAND`] or more disables dropping.
     pub band: i32,
-    /// Depth penalty λ in centipawns per ply of a son's principal line.
+    /// Depth penalty g' in centipawns per ply of a son's principal line (the `Harris`
+    /// style only: see [`BandwidthParams::applied_depth_penalty`]).
     pub depth_penalty: i32,
     /// Depth of the alpha-beta probe at tips (0: quiescence).
     pub tip_probe_depth: u32,
@@ -194,6 +195,16 @@ impl BandwidthParams {
     #[inline]
     pub fn unlimited_band(&self) -> bool {
         self.band >= MAX_BAND
+    }
+
+    /// The depth penalty the style applies. Harris's g' offsets the uneven depth of his
+    /// shallow-probed tips; the hybrid's tip probes reach at least the root's horizon, so
+    /// it compares plain values.
+    pub fn applied_depth_penalty(&self) -> i32 {
+        match self.style {
+            BandwidthStyle::Harris => self.depth_penalty,
+            BandwidthStyle::Hybrid => 0,
+        }
     }
 
     /// True when tips are valued with the alpha-beta searcher's selectivity, late quiet

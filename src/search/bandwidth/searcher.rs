@@ -444,7 +444,7 @@ impl<G: GameTree> Searcher<G> {
 
     /// The ranking of the root sons the move choice makes now.
     fn ranking(&self) -> Ranking<'_> {
-        Ranking::new(&self.tree, self.params.depth_penalty, self.incumbent)
+        Ranking::new(&self.tree, self.params.applied_depth_penalty(), self.incumbent)
     }
 
     /// The sons of the root with their values from the root's view, ignoring the depth

@@ -35,7 +35,7 @@ pub(super) struct Band {
 impl Band {
     /// The band the settings ask for.
     pub fn of(params: &BandwidthParams) -> Band {
-        Band { width: params.band, depth_penalty: params.depth_penalty }
+        Band { width: params.band, depth_penalty: params.applied_depth_penalty() }
     }
 
     /// True if the band drops nothing: pure best-first minimax.
