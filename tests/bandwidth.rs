@@ -549,8 +549,15 @@ fn finds_the_four_verified_mates() {
     let harris = BandwidthParams { style: BandwidthStyle::Harris, tip_probe_depth: 1, ..BandwidthParams::default() };
     let strict_narrow = BandwidthParams { strict_harris: true, band: 0, ..harris };
     let strict_wide = BandwidthParams { strict_harris: true, band: 300, ..harris };
-    let cases_by_params =
-        [(harris, true), (strict_narrow, true), (strict_wide, true), (BandwidthParams::default(), false)];
+    // Under a depth penalty a strict drop can leave a node with only dropped sons.
+    let strict_penalized = BandwidthParams { depth_penalty: 40, ..strict_narrow };
+    let cases_by_params = [
+        (harris, true),
+        (strict_narrow, true),
+        (strict_wide, true),
+        (strict_penalized, true),
+        (BandwidthParams::default(), false),
+    ];
     for (params, proves) in cases_by_params {
         for (fen, answer, mate) in cases {
             let mut searcher = bandwidth(params);

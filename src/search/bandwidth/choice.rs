@@ -100,9 +100,8 @@ impl<'a> Ranking<'a> {
                 None => tree.best_son(id),
                 Some(v) => tree
                     .children(id)
-                    .filter(|&c| !tree.node(c).has(DROPPED))
                     .max_by_key(|&c| (back_up(v[c as usize]), std::cmp::Reverse(c)))
-                    .expect("an expanded node keeps its best son"),
+                    .expect("an expanded node has sons"),
             };
         }
     }
@@ -162,7 +161,8 @@ pub(super) fn best_son_trusted(tree: &Tree) -> bool {
 }
 
 /// With a depth penalty, every node's plain negamax value (one bottom-up pass; a collapsed
-/// stub keeps its own in `tip_eval`); without one the stored values are those already.
+/// stub keeps its own in `tip_eval`; a dropped son counts, as in the backup); without one
+/// the stored values are those already.
 fn pure_values(tree: &Tree, depth_penalty: i32) -> Option<Vec<i32>> {
     if depth_penalty == 0 {
         return None;
@@ -172,12 +172,7 @@ fn pure_values(tree: &Tree, depth_penalty: i32) -> Option<Vec<i32>> {
         if sons.is_empty() {
             return if node.has(COLLAPSED) { node.tip_eval() } else { node.value() };
         }
-        tree.children(id)
-            .zip(sons)
-            .filter(|&(c, _)| !tree.node(c).has(DROPPED))
-            .map(|(_, &v)| back_up(v))
-            .max()
-            .expect("the best son is never dropped")
+        sons.iter().map(|&v| back_up(v)).max().expect("a node with sons has a best one")
     }))
 }
 
