@@ -7,9 +7,10 @@ pub const DEFAULT_BAND: i32 = 0;
 /// A band at least this wide never drops anything: pure best-first minimax.
 pub const MAX_BAND: i32 = 2000;
 
-/// Default depth penalty g' of the `Harris` style, in centipawns per ply of principal line;
-/// 0 makes selection follow the principal variation.
-pub const DEFAULT_DEPTH_PENALTY: i32 = 0;
+/// Default depth penalty g' of the `Harris` style, in centipawns per ply of principal line
+/// (0 makes selection follow the principal variation): the best of 0, 15, 25 and 40
+/// measured (docs/measurements.md).
+pub const DEFAULT_DEPTH_PENALTY: i32 = 15;
 /// The largest depth penalty accepted: more turns the search breadth-first.
 pub const MAX_DEPTH_PENALTY: i32 = 100;
 
