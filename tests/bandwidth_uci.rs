@@ -628,6 +628,22 @@ fn go_nodes_holds_when_a_frozen_tree_looks_further() {
     e.ready();
 }
 
+/// `go depth` ends when the tree cannot grow: in 1 MB a band of 2000 leaves no room for
+/// the root's double expansion, so the tree stays frozen at its root and looks further by
+/// deeper probes, which used to go on until `stop`.
+#[test]
+fn go_depth_ends_when_the_tree_is_frozen_at_its_root() {
+    const FEN: &str = "r1bq3r/ppppR1p1/5n1k/3P4/6pP/3Q4/PP1N1PP1/5K1R w - - 0 1";
+    let mut e = bandwidth_engine("Harris", false);
+    e.send("setoption name Hash value 1");
+    e.send("setoption name Bandwidth value 2000");
+    e.send(&format!("position fen {FEN}"));
+    e.send("go depth 3");
+    let search = e.bestmove(&position(Some(FEN), &[]), Duration::from_secs(20));
+    assert_ne!(search.best, "(none)");
+    e.ready();
+}
+
 /// Runs each battery test above in both styles, as `harris::<test>` and `hybrid::<test>`.
 macro_rules! in_both_styles {
     ($($test:ident),* $(,)?) => {

@@ -187,10 +187,15 @@ impl Bandwidth {
         (!root.is_tip()).then(|| tree.node(tree.best_son(tree.root())).mv())
     }
 
-    /// True when `go depth` or `go mate` is satisfied.
+    /// True when `go depth` or `go mate` is satisfied. A frozen tree looks further by
+    /// deeper estimates instead of a longer principal line, so its look-ahead counts too
+    /// (a tree frozen at its root would otherwise never reach the depth).
     fn reached_goal(&self, job: &SearchJob) -> bool {
         let root = self.searcher.root();
-        let depth_done = job.limits.depth.is_some_and(|d| root.pvlen() as u32 >= d);
+        let searcher = &self.searcher;
+        let reach =
+            if searcher.is_frozen() { searcher.probe_depth().max(root.pvlen() as u32) } else { root.pvlen() as u32 };
+        let depth_done = job.limits.depth.is_some_and(|d| reach >= d);
         let value = root.value();
         let mate_done = job.limits.mate.is_some_and(|n| value >= MATE_BOUND && (MATE - value + 1) / 2 <= n as i32);
         depth_done || mate_done
@@ -234,11 +239,12 @@ impl Bandwidth {
     }
 
     /// True if the search should stop before its next step: never before the root has sons
-    /// (there is no move to stop with), then on a stop or the node limit (`work` done so
+    /// (there is no move to stop with) unless the tree is frozen at its root (the probes'
+    /// table then gives the move), then on a stop or the node limit (`work` done so
     /// far), at the goal of a `go mate` or `go depth`, on the hard limit, on the soft one
     /// once the tree is settled, and when a timed search has clearly decided.
     fn should_stop(&self, job: &SearchJob, time: &TimeManager, steps: u64, work: u64) -> bool {
-        if self.searcher.root().is_tip() {
+        if self.searcher.root().is_tip() && !self.searcher.is_frozen() {
             return false;
         }
         let signals = &*self.signals;
