@@ -4,8 +4,9 @@
 //!
 //! With `Threads` above 1 the worker keeps Lazy SMP helpers: threads of their own, each
 //! with a searcher that shares the worker's memory (its transposition table). They search
-//! every job with the worker, silently; the worker's own search decides, then stops them
-//! and waits for them before it answers, so that no helper runs into the next job.
+//! every job with the worker, silently; the worker's own search decides and answers at
+//! once, then stops them by a flag of their own (the next `go` re-arms the engine's) and
+//! waits for them before its next job, so that no helper runs into it.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -147,8 +148,17 @@ fn serve(searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Jo
     let send = |event| {
         let _ = outbox.send(event);
     };
-    let mut pool = Pool { searcher, signals, threads: 1, helpers: Vec::new(), tablebases: None };
+    let mut pool = Pool {
+        searcher,
+        signals,
+        threads: 1,
+        helpers: Vec::new(),
+        helper_signals: Arc::new(Signals::default()),
+        helpers_busy: false,
+        tablebases: None,
+    };
     for job in inbox {
+        pool.settle_helpers();
         if !matches!(job, Job::ThinkIdle(..)) {
             pool.signals.clear_rest();
         }
@@ -175,21 +185,33 @@ struct Pool {
     signals: Arc<Signals>,
     threads: usize,
     helpers: Vec<Helper>,
+    /// The helpers' stop flag; they search as if pondering, until the pool stops them.
+    helper_signals: Arc<Signals>,
+    /// True while the helpers may still be finishing the last search.
+    helpers_busy: bool,
     tablebases: Option<Syzygy>,
 }
 
 impl Pool {
-    /// Searches `job` with every thread; the searcher's own result is the answer.
+    /// Searches `job` with every thread; the searcher's own result is the answer, given
+    /// as soon as it is known: the helpers are told to stop, not waited for.
     fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
-        for helper in &self.helpers {
-            helper.start(job);
+        if !self.helpers.is_empty() {
+            self.helper_signals.arm(true);
+            self.helpers.iter().for_each(|helper| helper.start(job));
+            self.helpers_busy = true;
         }
         let outcome = search(self.searcher.as_mut(), job, reporter);
-        if !self.helpers.is_empty() {
-            self.signals.request_stop();
-            self.helpers.iter().for_each(Helper::wait);
-        }
+        self.helper_signals.request_stop();
         outcome
+    }
+
+    /// Waits until the helpers have finished the last search.
+    fn settle_helpers(&mut self) {
+        if self.helpers_busy {
+            self.helpers.iter().for_each(Helper::wait);
+            self.helpers_busy = false;
+        }
     }
 
     /// Makes a change. Helpers share the searcher's memory as it was, so they are built
@@ -218,8 +240,9 @@ impl Pool {
             }
             Change::Replace { mode, previous, hash_mb, settings } => self.replace(mode, previous, hash_mb, &settings),
         };
-        let searcher = &self.searcher;
-        self.helpers = (1..self.threads).map_while(|index| searcher.helper(index)).map(Helper::spawn).collect();
+        let (searcher, signals) = (&self.searcher, &self.helper_signals);
+        self.helpers =
+            (1..self.threads).map_while(|index| searcher.helper(index, signals.clone())).map(Helper::spawn).collect();
         result
     }
 

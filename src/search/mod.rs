@@ -9,7 +9,7 @@ pub mod time;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
@@ -297,10 +297,10 @@ pub trait Searcher: Send {
     }
 
     /// A Lazy SMP helper: a searcher of the same kind that shares this one's memory and
-    /// searches the same jobs on another thread, numbered from 1. `None`: this searcher
-    /// searches alone.
-    fn helper(&self, index: usize) -> Option<Box<dyn Searcher>> {
-        let _ = index;
+    /// searches the same jobs on another thread, numbered from 1, stopped by `signals`.
+    /// `None`: this searcher searches alone.
+    fn helper(&self, index: usize, signals: Arc<Signals>) -> Option<Box<dyn Searcher>> {
+        let _ = (index, signals);
         None
     }
 

@@ -567,8 +567,8 @@ impl Searcher for AlphaBeta {
 
     /// A searcher over the same transposition table, with its own move ordering and
     /// iteration schedule.
-    fn helper(&self, index: usize) -> Option<Box<dyn Searcher>> {
-        let mut helper = AlphaBeta::with_table(self.tt.clone(), index, self.signals.clone());
+    fn helper(&self, index: usize, signals: Arc<Signals>) -> Option<Box<dyn Searcher>> {
+        let mut helper = AlphaBeta::with_table(self.tt.clone(), index, signals);
         helper.features = self.features;
         helper.multi_pv = self.multi_pv;
         helper.syzygy = self.syzygy.clone();
