@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Drives Harrier through random option settings and command sequences and checks that it
+never dies, hangs or misbehaves: every `bestmove` legal and in time, none during `go
+ponder` or `go infinite` before `ponderhit` or `stop`, `isready` answered mid-search, and
+exit status 0 on `quit`. Each round is a fresh process with random search mode, bandwidth
+settings, `Hash`, `Threads`, `MultiPV` and `Ponder`, then a few moves of a game from a
+random position of tools/quality_positions.tsv, each searched by a random kind of `go`.
+A failed round's transcript is written to target/stress-<seed>-<round>.txt.
+
+usage: tools/stress.py [path/to/harrier] [--rounds N] [--seed S]
+Needs python-chess (pip install chess) for the rules of the game.
+"""
+
+import argparse
+import pathlib
+import queue
+import random
+import subprocess
+import threading
+import time
+
+import chess
+
+parser = argparse.ArgumentParser()
+parser.add_argument("engine", nargs="?", default="target/release/harrier")
+parser.add_argument("--rounds", type=int, default=50)
+parser.add_argument("--seed", type=int, default=1)
+args = parser.parse_args()
+rng = random.Random(args.seed)
+here = pathlib.Path(__file__).resolve().parent
+fens = [line.split("\t")[0] for line in (here / "quality_positions.tsv").read_text().splitlines() if not line.startswith("#")]
+
+# Seconds to wait for a bestmove that a finite search owes, and for answers during a search.
+BESTMOVE_WAIT = {"movetime": 10, "nodes": 30, "depth": 60, "clock": 10}
+ANSWER_WAIT = 2
+
+
+class Failure(Exception):
+    pass
+
+
+class Engine:
+    def __init__(self):
+        self.proc = subprocess.Popen(
+            [args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
+        )
+        self.lines = queue.Queue()
+        self.transcript = []
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line):
+        self.transcript.append("> " + line)
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def lines_within(self, seconds, until=None):
+        """The lines that come within `seconds`, or up to the first that starts with `until`."""
+        end = time.monotonic() + seconds
+        seen = []
+        while (left := end - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if line is None:
+                raise Failure("the engine died")
+            self.transcript.append("< " + line)
+            seen.append(line)
+            if until and line.startswith(until):
+                return seen
+        if until:
+            raise Failure(f"no {until} within {seconds} s")
+        return seen
+
+
+def random_options():
+    return {
+        "SearchMode": rng.choice(["AlphaBeta", "Minimax", "Bandwidth", "Bandwidth"]),
+        "BandwidthStyle": rng.choice(["Harris", "Hybrid"]),
+        "Bandwidth": rng.choice([0, 1, 10, 30, 100, 500, 1999, 2000]),
+        "DepthPenalty": rng.choice([0, 1, 15, 40, 100]),
+        "TipProbeDepth": rng.choice([0, 1, 2, 3]),
+        "StrictHarris": rng.choice(["true", "false"]),
+        "AlwaysThink": rng.choice(["true", "false"]),
+        "Hash": rng.choice([1, 2, 16]),
+        "Threads": rng.choice([1, 1, 2]),
+        "MultiPV": rng.choice([1, 1, 3]),
+        "Ponder": rng.choice(["true", "false"]),
+    }
+
+
+def search(engine, board, kind):
+    """Runs one search of `kind` on `board` and returns the bestmove line."""
+    if kind in BESTMOVE_WAIT:
+        go = {
+            "movetime": f"go movetime {rng.choice([1, 20, 100, 300])}",
+            "nodes": f"go nodes {rng.choice([1, 100, 5000, 50000])}",
+            "depth": f"go depth {rng.choice([1, 2, 4])}",
+            "clock": f"go wtime {rng.choice([50, 1000, 5000])} btime {rng.choice([50, 1000, 5000])} winc 50 binc 50",
+        }[kind]
+        engine.send(go)
+        return engine.lines_within(BESTMOVE_WAIT[kind], "bestmove")[-1]
+    engine.send("go infinite" if kind == "infinite" else "go ponder wtime 3000 btime 3000 winc 30 binc 30")
+    early = [line for line in engine.lines_within(rng.choice([0.05, 0.3, 0.8])) if line.startswith("bestmove")]
+    if early:
+        raise Failure(f"bestmove during go {kind}: {early[0]}")
+    if rng.random() < 0.3:
+        engine.send("isready")
+        engine.lines_within(ANSWER_WAIT, "readyok")
+    # After ponderhit a ponder search runs on its clock: allow it that.
+    hit = kind == "ponder" and rng.random() < 0.5
+    engine.send("ponderhit" if hit else "stop")
+    return engine.lines_within(BESTMOVE_WAIT["clock"] if hit else ANSWER_WAIT, "bestmove")[-1]
+
+
+def play_round():
+    engine = Engine()
+    options = random_options()
+    try:
+        engine.send("uci")
+        engine.lines_within(ANSWER_WAIT, "uciok")
+        for name, value in options.items():
+            engine.send(f"setoption name {name} value {value}")
+        engine.send("isready")
+        engine.lines_within(ANSWER_WAIT * 5, "readyok")
+        start = rng.choice(fens) if rng.random() < 0.8 else chess.STARTING_FEN
+        board = chess.Board(start)
+        moves = []
+        for _ in range(rng.randint(2, 8)):
+            if board.is_game_over():
+                break
+            engine.send(f"position fen {start}" + (" moves " + " ".join(moves) if moves else ""))
+            kind = rng.choice(["movetime", "nodes", "depth", "clock", "ponder", "infinite"])
+            text = search(engine, board, kind).split()[1]
+            if text not in {m.uci() for m in board.legal_moves}:
+                raise Failure(f"illegal bestmove {text} after go {kind} in {board.fen()}")
+            board.push_uci(text)
+            moves.append(text)
+            if rng.random() < 0.3:
+                engine.lines_within(rng.choice([0.05, 0.3]))
+            if rng.random() < 0.1:
+                engine.send("ucinewgame")
+        engine.send("quit")
+        status = engine.proc.wait(timeout=5)
+        if status != 0:
+            raise Failure(f"exit status {status} after quit")
+        return None
+    except (Failure, subprocess.TimeoutExpired, BrokenPipeError) as failure:
+        engine.proc.kill()
+        return failure, options, engine.transcript
+
+
+failures = 0
+for number in range(args.rounds):
+    result = play_round()
+    if result:
+        failures += 1
+        failure, options, transcript = result
+        path = pathlib.Path("target") / f"stress-{args.seed}-{number}.txt"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("\n".join(transcript) + "\n")
+        print(f"round {number}: {failure}; options {options}; transcript in {path}")
+print(f"{args.rounds} rounds, {failures} failed")
