@@ -1,5 +1,6 @@
 //! The `harrier` binary: the UCI engine, plus `bench`, `perft` and `epd` tools.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use harrier::bench;
@@ -31,7 +32,13 @@ usage:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `harrier epd --help` and the like ask for the usage too, not for a file of that name.
+    let asks_for_help = args.iter().any(|arg| arg == "-h" || arg == "--help");
     let result = match args.first().map(String::as_str) {
+        _ if asks_for_help => {
+            print_text(USAGE);
+            Ok(())
+        }
         None => {
             harrier::uci::run();
             Ok(())
@@ -41,12 +48,12 @@ fn main() -> ExitCode {
         Some("epd") => epd_command(&args[1..]),
         Some("eval") => eval_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
+        Some("help") => {
+            print_text(USAGE);
             Ok(())
         }
         Some("-V" | "--version") => {
-            println!("{}", harrier::engine::NAME);
+            print_text(harrier::engine::NAME);
             Ok(())
         }
         Some(other) => Err(format!("unknown command '{other}'")),
@@ -58,6 +65,12 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Prints `text` and a newline; a reader that has gone (`harrier --help | head -1`) is
+/// no error.
+fn print_text(text: &str) {
+    let _ = writeln!(std::io::stdout(), "{text}");
 }
 
 fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
