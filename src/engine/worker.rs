@@ -4,9 +4,10 @@
 //!
 //! With `Threads` above 1 the worker keeps Lazy SMP helpers: threads of their own, each
 //! with a searcher that shares the worker's memory (its transposition table). They search
-//! every job with the worker, silently; the worker's own search decides and answers at
-//! once, then stops them by a flag of their own (the next `go` re-arms the engine's) and
-//! waits for them before its next job, so that no helper runs into it.
+//! every job with the worker, silently, and stop with its search; the worker's own search
+//! decides and answers at once. When it ends by itself, the helpers are stopped by a flag
+//! of their own (the next `go` re-arms the engine's), and the worker waits for them before
+//! its next job, so that no helper runs into it.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -148,12 +149,13 @@ fn serve(searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Jo
     let send = |event| {
         let _ = outbox.send(event);
     };
+    let helper_signals = Arc::new(Signals::under(signals.clone()));
     let mut pool = Pool {
         searcher,
         signals,
         threads: 1,
         helpers: Vec::new(),
-        helper_signals: Arc::new(Signals::default()),
+        helper_signals,
         helpers_busy: false,
         tablebases: None,
     };
@@ -185,7 +187,8 @@ struct Pool {
     signals: Arc<Signals>,
     threads: usize,
     helpers: Vec<Helper>,
-    /// The helpers' stop flag; they search as if pondering, until the pool stops them.
+    /// The helpers' signals: they search as if pondering, until the search they help is
+    /// stopped or the pool stops them.
     helper_signals: Arc<Signals>,
     /// True while the helpers may still be finishing the last search.
     helpers_busy: bool,

@@ -143,17 +143,29 @@ pub struct Signals {
     /// When `ponderhit` came, for the time manager: kept here, where every copy of a
     /// search's clock (the bandwidth searcher's probes have their own) sees the same one.
     ponderhit_at: Mutex<Option<Instant>>,
+    /// Signals whose stop requests count here too (see [`Signals::under`]).
+    parent: Option<Arc<Signals>>,
 }
 
 impl Signals {
+    /// Signals of their own that also see `parent`'s stop requests: Lazy SMP helpers stop
+    /// with the search they help, and by their own flag after it, which re-arming `parent`
+    /// for the next search does not clear.
+    pub fn under(parent: Arc<Signals>) -> Signals {
+        Signals { parent: Some(parent), ..Signals::default() }
+    }
+
     /// Asks the running search to stop as soon as possible.
     pub fn request_stop(&self) {
         self.stop.store(true, Ordering::Release);
     }
 
-    /// True once `stop` (or `quit`) has been requested, or idle thinking should end.
+    /// True once `stop` (or `quit`) has been requested, here or in the parent, or idle
+    /// thinking should end.
     pub fn stop_requested(&self) -> bool {
-        self.stop.load(Ordering::Acquire) || self.rest.load(Ordering::Acquire)
+        self.stop.load(Ordering::Acquire)
+            || self.rest.load(Ordering::Acquire)
+            || self.parent.as_ref().is_some_and(|parent| parent.stop_requested())
     }
 
     /// Ends idle thinking as soon as possible.
