@@ -4,7 +4,8 @@ never dies, hangs or misbehaves: every `bestmove` legal and in time, none during
 ponder` or `go infinite` before `ponderhit` or `stop`, `isready` answered mid-search, and
 exit status 0 on `quit`. Each round is a fresh process with random search mode, bandwidth
 settings, `Hash`, `Threads`, `MultiPV` and `Ponder`, then a few moves of a game from a
-random position of tools/quality_positions.tsv, each searched by a random kind of `go`.
+random position of tools/quality_positions.tsv or, with `UCI_Chess960`, a random Chess960
+start, each searched by a random kind of `go`.
 A failed round's transcript is written to target/stress-<seed>-<round>.txt.
 
 usage: tools/stress.py [path/to/harrier] [--rounds N] [--seed S]
@@ -91,6 +92,7 @@ def random_options():
         "Threads": rng.choice([1, 1, 2]),
         "MultiPV": rng.choice([1, 1, 3]),
         "Ponder": rng.choice(["true", "false"]),
+        "UCI_Chess960": rng.choice(["true", "false", "false"]),
     }
 
 
@@ -128,8 +130,12 @@ def play_round():
             engine.send(f"setoption name {name} value {value}")
         engine.send("isready")
         engine.lines_within(ANSWER_WAIT * 5, "readyok")
-        start = rng.choice(fens) if rng.random() < 0.8 else chess.STARTING_FEN
-        board = chess.Board(start)
+        if options["UCI_Chess960"] == "true":
+            board = chess.Board.from_chess960_pos(rng.randrange(960))
+            start = board.fen()
+        else:
+            start = rng.choice(fens) if rng.random() < 0.8 else chess.STARTING_FEN
+            board = chess.Board(start)
         moves = []
         for _ in range(rng.randint(2, 8)):
             if board.is_game_over():
