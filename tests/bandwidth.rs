@@ -465,7 +465,8 @@ fn the_last_trusted_best_son_keeps_its_place_until_a_brother_is_confirmed_better
     assert!(kept > 0, "no flattered incumbent ever held off a flattered brother: the test tests nothing");
 }
 
-/// Checks which sons of `father` are out of the band and, in strict mode, dropped.
+/// Checks which sons of `father` are out of the band and, in strict mode, dropped (never
+/// the root's: its moves stay selectable).
 fn assert_only_worst_dropped(searcher: &Searcher<UniformTree>, father: u32, strict: bool) {
     let tree = searcher.tree();
     let sons: Vec<u32> = tree.children(father).collect();
@@ -475,7 +476,7 @@ fn assert_only_worst_dropped(searcher: &Searcher<UniformTree>, father: u32, stri
     for (code, kept) in [(1, true), (2, true), (3, false)] {
         let son = by_move(code);
         assert_eq!(searcher.is_in_band(father, son), kept, "move {code}");
-        assert_eq!(tree.node(son).has(DROPPED), strict && !kept, "move {code}");
+        assert_eq!(tree.node(son).has(DROPPED), strict && !kept && father != tree.root(), "move {code}");
     }
 }
 
@@ -708,15 +709,23 @@ fn a_reply_never_generated_or_dropped_gives_a_fresh_root() {
         searcher.search(&job(Chess::default(), Vec::new(), nodes(1_500_000)), &mut Silent);
         let tree = searcher.tree();
         let root = tree.root();
-        // A root son left without replies (cut by the band, or dropped for good).
-        let stub = tree
-            .children(root)
-            .find(|&c| tree.node(c).is_tip() && (!strict || tree.node(c).has(DROPPED)))
-            .expect("some root son is out of the band");
-        let ours = decode(&Chess::default(), tree.node(stub).mv()).unwrap();
+        // A root son left without replies (cut by the band), or in strict mode a reply
+        // dropped for good (root sons never are).
+        let (son, dropped_reply) = if strict {
+            tree.children(root)
+                .find_map(|c| tree.children(c).find(|&r| tree.node(r).has(DROPPED)).map(|r| (c, Some(r))))
+                .expect("some reply is dropped")
+        } else {
+            (tree.children(root).find(|&c| tree.node(c).is_tip()).expect("some root son is out of the band"), None)
+        };
+        assert!(tree.children(root).all(|c| !tree.node(c).has(DROPPED)), "a root son was dropped");
+        let ours = decode(&Chess::default(), tree.node(son).mv()).unwrap();
         let mut pos = Chess::default();
         pos.play_unchecked(ours);
-        let reply = pos.legal_moves()[0];
+        let reply = match dropped_reply {
+            Some(r) => decode(&pos, tree.node(r).mv()).unwrap(),
+            None => pos.legal_moves()[0],
+        };
         assert!(!searcher.advance(&[ours, reply]), "strict={strict}");
         assert_eq!(searcher.nodes_in_tree(), 1);
         let (pos, history) = after(&[&uci(ours), &uci(reply)]);

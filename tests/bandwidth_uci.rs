@@ -580,6 +580,25 @@ fn go_depth_and_a_mate_in_two_are_the_iterations_own() {
     e.ready();
 }
 
+/// A tree kept from an earlier search does not answer `go depth` in the iterations' place:
+/// the final report is the last iteration's line.
+#[test]
+fn go_depth_is_the_iterations_own_with_a_kept_tree() {
+    const FEN: &str = "r5k1/pb2rpp1/1p6/2p4q/5R2/2PB2Q1/P1P3PP/5R1K w - - 0 1";
+    let pos = position(Some(FEN), &[]);
+    let mut e = bandwidth_engine("Hybrid", false);
+    e.send(&format!("position fen {FEN}"));
+    go_reusing(&mut e, "go movetime 1000", &pos);
+    e.send(&format!("position fen {FEN}"));
+    let (search, reused) = go_reusing(&mut e, "go depth 4", &pos);
+    assert!(reused > 0, "the tree was kept: {:#?}", search.lines);
+    let iteration = search.lines.iter().find(|l| l.starts_with("info depth 4 ")).expect("iteration 4 is reported");
+    let report = &search.lines[search.lines.len() - 2];
+    assert_eq!(pv_of(report), pv_of(iteration), "{:#?}", search.lines);
+    assert_eq!(search.final_field("depth"), Some(4));
+    e.ready();
+}
+
 /// The Harris style ponders on every reply: it reports the pondered position's line, a miss
 /// finds the real reply's subtree in the tree (the hybrid, pondering on the expected reply
 /// alone, starts afresh), and `stop` during the ponder answers at once with a legal move
@@ -644,6 +663,26 @@ fn go_depth_ends_when_the_tree_is_frozen_at_its_root() {
     e.ready();
 }
 
+/// `go searchmoves` holds when the tree has no move yet (the search stopped before the
+/// root's first expansion): the move comes from the moves allowed.
+fn searchmoves_hold_when_the_tree_has_no_move(style: &str) {
+    let mut e = bandwidth_engine(style, false);
+    let pos = play(&mut e, &[]);
+    let search = e.go("go nodes 1 searchmoves a2a3 h2h3", &pos);
+    assert!(["a2a3", "h2h3"].contains(&search.best.as_str()), "{:#?}", search.lines);
+    e.ready();
+}
+
+/// `go mate N` alone ends without a mate, where alpha-beta's does (at 2N + 4 plies).
+fn a_lone_go_mate_ends_without_a_mate(style: &str) {
+    let mut e = bandwidth_engine(style, false);
+    let pos = play(&mut e, &["e2e4", "e7e5"]);
+    e.send("go mate 1");
+    let search = e.bestmove(&pos, Duration::from_secs(60));
+    assert!(!search.lines.iter().any(|l| l.contains(" score mate ")), "{:#?}", search.lines);
+    e.ready();
+}
+
 /// Runs each battery test above in both styles, as `harris::<test>` and `hybrid::<test>`.
 macro_rules! in_both_styles {
     ($($test:ident),* $(,)?) => {
@@ -663,6 +702,8 @@ macro_rules! in_both_styles {
 }
 
 in_both_styles!(
+    searchmoves_hold_when_the_tree_has_no_move,
+    a_lone_go_mate_ends_without_a_mate,
     reuse_after_the_ponder_reply_with_always_think,
     reuse_after_the_ponder_reply_without_always_think,
     misses_takebacks_and_new_games_with_always_think,

@@ -49,7 +49,7 @@ pub fn pv_late_move_reduction(depth: u32, searched: usize) -> u32 {
 
 /// The depth of a `go mate N` search with no other limit: deep enough to see a mate in N
 /// moves for either side, so the mated side also gets an answer.
-fn mate_search_depth(limits: &Limits) -> Option<u32> {
+pub fn mate_search_depth(limits: &Limits) -> Option<u32> {
     let alone = !limits.infinite
         && limits.movetime.is_none()
         && limits.nodes.is_none()

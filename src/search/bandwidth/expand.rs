@@ -54,7 +54,7 @@ impl<G: GameTree> Searcher<G> {
             self.sort_sons(first, count);
             let sons = std::mem::take(&mut self.son_pos);
             let result = if by_probes {
-                self.add_replies(first, &sons, look_ahead)
+                self.add_replies(first, &sons, look_ahead, depth == 0)
             } else {
                 self.expand_grandsons(first, &sons, depth + 2, look_ahead, abort)
             };
@@ -140,7 +140,8 @@ impl<G: GameTree> Searcher<G> {
     /// all its replies, as Harris's double expansion wants, each holding the son's value as
     /// a bound (no reply is better for the opponent than his best), with the prober's best
     /// reply first: selection values a reply only when it reaches it, best reply first.
-    fn add_replies(&mut self, first: NodeId, sons: &[G::Pos], look_ahead: u32) -> Result<(), Expansion> {
+    /// `at_root`: the sons are the root's.
+    fn add_replies(&mut self, first: NodeId, sons: &[G::Pos], look_ahead: u32, at_root: bool) -> Result<(), Expansion> {
         for (k, pos) in sons.iter().enumerate() {
             let s = first + k as NodeId;
             let son = *self.tree.node(s);
@@ -148,7 +149,7 @@ impl<G: GameTree> Searcher<G> {
                 continue;
             }
             if son.is_bound() {
-                let dropped = if self.params.strict_harris { DROPPED } else { 0 };
+                let dropped = self.cut_drop(at_root);
                 self.tree.node_mut(s).set_flags(son.flags() | CUT | dropped);
                 continue;
             }
@@ -211,6 +212,12 @@ impl<G: GameTree> Searcher<G> {
         Ok(())
     }
 
+    /// The flag a son cut in a double expansion gets besides `CUT`: in strict mode it is
+    /// dropped for good, except a son of the root (`at_root`), whose moves stay selectable.
+    fn cut_drop(&self, at_root: bool) -> u8 {
+        if self.params.strict_harris && !at_root { DROPPED } else { 0 }
+    }
+
     /// Creates the replies of son `s` (entered in the game) until they refute it by more
     /// than the band. `abort` is polled after every reply: with tip probes one son's
     /// replies can take longer than a move may.
@@ -264,9 +271,9 @@ impl<G: GameTree> Searcher<G> {
             if !band.is_unlimited() && back_up(reply) < best - band.width() {
                 // Refuted: the son is out of the band whatever its other replies do.
                 self.tree.truncate(block as usize);
+                let dropped = self.cut_drop(ply == 2);
                 let son = self.tree.node_mut(s);
                 son.set_value(reply);
-                let dropped = if self.params.strict_harris { DROPPED } else { 0 };
                 son.set_flags(son.flags() | CUT | dropped);
                 return Ok(());
             }

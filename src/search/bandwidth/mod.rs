@@ -34,6 +34,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use crate::moves::{MoveCode, decode};
+use crate::search::alphabeta::mate_search_depth;
 use crate::search::options::OptionValue;
 use crate::search::time::TimeManager;
 use crate::search::{
@@ -187,6 +188,15 @@ impl Bandwidth {
         (!root.is_tip()).then(|| tree.node(tree.best_son(tree.root())).mv())
     }
 
+    /// The move for `job` when the tree holds none: the probes' table's, or else the
+    /// best-looking one, of the moves `go searchmoves` allows.
+    fn move_without_tree(&self, job: &SearchJob) -> Option<Move> {
+        let allowed = &job.limits.searchmoves;
+        (self.searcher.game().table_move(&job.root))
+            .filter(|m| allowed.is_empty() || allowed.contains(m))
+            .or_else(|| fallback_move(&job.root, allowed))
+    }
+
     /// True when `go depth` or `go mate` is satisfied. A frozen tree looks further by
     /// deeper estimates instead of a longer principal line, so its look-ahead counts too
     /// (a tree frozen at its root would otherwise never reach the depth).
@@ -195,7 +205,10 @@ impl Bandwidth {
         let searcher = &self.searcher;
         let reach =
             if searcher.is_frozen() { searcher.probe_depth().max(root.pvlen() as u32) } else { root.pvlen() as u32 };
-        let depth_done = job.limits.depth.is_some_and(|d| reach >= d);
+        // A lone `go mate` ends where alpha-beta's does (the hybrid's iterations are
+        // alpha-beta's): a tree whose line reaches that far has not found the mate.
+        let depth_goal = job.limits.depth.into_iter().chain(mate_search_depth(&job.limits)).min();
+        let depth_done = depth_goal.is_some_and(|d| reach >= d);
         let value = root.value();
         let mate_done = job.limits.mate.is_some_and(|n| value >= MATE_BOUND && (MATE - value + 1) / 2 <= n as i32);
         depth_done || mate_done
@@ -260,9 +273,11 @@ impl Bandwidth {
 
     /// Ends a search that started with the searcher's counters at `stats` and
     /// `probe_nodes`, and its work at `work_before`: the summary, the final report and the
-    /// move to play. That is the hybrid's iterative deepening's (`lead`) unless the tree's
-    /// choice [stands](Bandwidth::tree_choice_stands) against it; else the tree's, or a
-    /// move from the probes' table or any legal move when the tree has none.
+    /// move to play. That is the hybrid's iterative deepening's (`lead`) when the tree did
+    /// not go on after it (`stop`, or the goal of `go depth` or `go mate`: a tree kept from
+    /// earlier searches would answer with another depth) or when the tree's choice does not
+    /// [stand](Bandwidth::tree_choice_stands) against it; else the tree's, or, when the tree
+    /// has none, a move from the probes' table or the best-looking move the root allows.
     fn conclude(
         &mut self,
         job: &SearchJob,
@@ -277,13 +292,13 @@ impl Bandwidth {
         self.summary.look_ahead = self.searcher.probe_depth();
         self.summary.probe_nodes = self.searcher.game().probe_nodes() - probe_nodes;
         let mut report = match lead {
-            Some(lead) if !self.tree_choice_stands(&lead.outcome) => {
+            Some(lead) if !lead.tree_goes_on || !self.tree_choice_stands(&lead.outcome) => {
                 Report { nodes: self.work() - work_before, elapsed: start.elapsed(), ..lead.outcome.report }
             }
             _ => self.report(job, work_before, start),
         };
         if report.pv.is_empty()
-            && let Some(m) = self.searcher.game().table_move(&job.root).or_else(|| fallback_move(&job.root))
+            && let Some(m) = self.move_without_tree(job)
         {
             report.pv.push(m);
         }
@@ -474,11 +489,13 @@ impl crate::search::Searcher for Bandwidth {
     }
 }
 
-/// The move with the best static evaluation after it, for a search stopped before the
-/// root's first expansion finished (a clock too short for even one expansion) when the
-/// probes' table holds no move for the root either.
-fn fallback_move(root: &Chess) -> Option<Move> {
-    root.legal_moves().into_iter().max_by_key(|&m| {
+/// The move with the best static evaluation after it, of the `searchmoves` (all legal moves
+/// when there are none), for a search stopped before the root's first expansion finished
+/// (a clock too short for even one expansion) when the probes' table holds no move for the
+/// root either.
+fn fallback_move(root: &Chess, searchmoves: &[Move]) -> Option<Move> {
+    let moves = if searchmoves.is_empty() { root.legal_moves().to_vec() } else { searchmoves.to_vec() };
+    moves.into_iter().max_by_key(|&m| {
         let mut child = root.clone();
         child.play_unchecked(m);
         -crate::eval::evaluate(&child)

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Position;
 
+use super::Bandwidth;
 use super::chess::ChessPos;
 use super::params::{BandwidthStyle, IDLE_POLL_MS, REPORT_INTERVAL_MS, REPORT_MIN_GAP_MS};
-use super::{Bandwidth, fallback_move};
 use crate::moves::{MoveCode, decode, encode};
 use crate::search::{Bound, Progress, Report, Reporter, Score, SearchJob, SearchOutcome};
 
@@ -80,8 +80,7 @@ impl Bandwidth {
     fn answer_in_tree(&self, job: &SearchJob, reply: MoveCode, work_before: u64) -> SearchOutcome {
         let mut report = self.pondered_report(job, reply, work_before);
         if report.pv.is_empty() {
-            let fallback = self.searcher.game().table_move(&job.root).or_else(|| fallback_move(&job.root));
-            report.pv.extend(fallback);
+            report.pv.extend(self.move_without_tree(job));
         }
         SearchOutcome { best: report.pv.first().cloned(), ponder: report.pv.get(1).cloned(), report }
     }
