@@ -57,8 +57,7 @@ impl Tree {
 impl<G: GameTree> Searcher<G> {
     /// Compacts the arena; collapses the least promising subtrees when the live nodes still
     /// fill too much of it; freezes the tree when even that does not help. The search does
-    /// this itself when the arena fills up; the engine may call it while idle, after
-    /// re-rooting left garbage behind.
+    /// this when the arena fills up.
     pub fn manage_memory(&mut self) {
         self.tree.compact();
         self.stats.compactions += 1;

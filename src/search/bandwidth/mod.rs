@@ -110,14 +110,11 @@ impl Bandwidth {
         self.searcher.params()
     }
 
-    /// Changes the settings. A different node cap rebuilds the tree; any other change
-    /// starts a fresh tree at the same root (its values were backed up under the old ones).
+    /// Changes the settings: a fresh tree at the same root (its values were backed up under
+    /// the old ones).
     pub fn set_params(&mut self, params: BandwidthParams) -> Result<(), String> {
         if params == *self.params() {
             return Ok(());
-        }
-        if params.node_cap_for(self.memory_mb) != self.searcher.tree().cap() {
-            return self.rebuild(self.memory_mb, params);
         }
         self.searcher.set_params(params);
         self.searcher.game_mut().set_selective(params.selective());
@@ -528,7 +525,7 @@ fn build_searcher(
     let mut game = ChessTree::new(tip_cache_bytes(memory_mb), probe_table_mb(memory_mb), signals)?;
     game.set_history(history);
     game.set_selective(params.selective());
-    Searcher::new(game, root, params, params.node_cap_for(memory_mb))
+    Searcher::new(game, root, params, tree_node_cap(memory_mb))
 }
 
 #[cfg(test)]

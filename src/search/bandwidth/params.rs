@@ -174,8 +174,6 @@ pub struct BandwidthParams {
     pub tip_probe_depth: u32,
     /// Harris's irreversible drop instead of collapse mode.
     pub strict_harris: bool,
-    /// The node cap of the tree; `None` derives it from the memory budget.
-    pub node_cap: Option<usize>,
 }
 
 impl Default for BandwidthParams {
@@ -186,7 +184,6 @@ impl Default for BandwidthParams {
             depth_penalty: DEFAULT_DEPTH_PENALTY,
             tip_probe_depth: DEFAULT_TIP_PROBE_DEPTH,
             strict_harris: DEFAULT_STRICT_HARRIS,
-            node_cap: None,
         }
     }
 }
@@ -213,13 +210,11 @@ impl BandwidthParams {
     pub fn selective(&self) -> bool {
         self.style == BandwidthStyle::Hybrid
     }
+}
 
-    /// The number of tree nodes a budget of `mb` megabytes buys (the tip cache excluded),
-    /// or the explicit cap.
-    pub fn node_cap_for(&self, mb: usize) -> usize {
-        let cap = self.node_cap.unwrap_or_else(|| tree_bytes(mb) / NODE_BYTES);
-        cap.clamp(MIN_TREE_NODES, MAX_TREE_NODES)
-    }
+/// The number of tree nodes a budget of `mb` megabytes buys.
+pub fn tree_node_cap(mb: usize) -> usize {
+    (tree_bytes(mb) / NODE_BYTES).clamp(MIN_TREE_NODES, MAX_TREE_NODES)
 }
 
 /// The share of a budget of `mb` megabytes that goes to the tree, in bytes.

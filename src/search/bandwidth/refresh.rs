@@ -119,11 +119,9 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// The reduction the game allows for a scout of the tip `id` at the end of the path,
-    /// ranked among its brothers by key.
+    /// ranked among its brothers by key. Only sweeps ask, and only the hybrid, which is
+    /// selective, sweeps (its estimates deepen).
     fn late_son_reduction(&mut self, id: NodeId) -> u32 {
-        if !self.params.selective() {
-            return 0;
-        }
         let n = self.path.len();
         let father = self.path.ids()[n - 2];
         let band = self.band();

@@ -231,8 +231,8 @@ impl<G: GameTree> Searcher<G> {
         &self.params
     }
 
-    /// Changes the settings. The band and penalty apply from the next backup; a different
-    /// node cap needs a new searcher.
+    /// Changes the settings. The band and penalty apply from the next backup (the chess
+    /// searcher starts a fresh tree after a change).
     pub fn set_params(&mut self, params: BandwidthParams) {
         self.params = params;
         self.frozen = false;
