@@ -683,6 +683,28 @@ fn a_lone_go_mate_ends_without_a_mate(style: &str) {
     e.ready();
 }
 
+/// `ponderhit` is answered in time even when a frozen tree's probes have looked far ahead
+/// while pondering: in 1 MB a band of 2000 freezes the tree at its root, and a probe under
+/// way at `ponderhit` used to run on for seconds past a one-second clock.
+#[test]
+fn ponderhit_stops_a_frozen_trees_deep_probe() {
+    const FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9";
+    let mut e = bandwidth_engine("Harris", false);
+    for option in ["Hash value 1", "Bandwidth value 2000", "Ponder value true"] {
+        e.send(&format!("setoption name {option}"));
+    }
+    e.send(&format!("position fen {FEN}"));
+    let search = e.go("go movetime 200", &position(Some(FEN), &[]));
+    let expected = ponder_of(&search);
+    let moves = [search.best.as_str(), expected.as_str()];
+    e.send(&format!("position fen {FEN} moves {}", moves.join(" ")));
+    e.send("go ponder wtime 1000 btime 1000");
+    e.no_bestmove_for(Duration::from_secs(4));
+    e.send("ponderhit");
+    e.bestmove(&position(Some(FEN), &moves), PROMPT);
+    e.ready();
+}
+
 /// Runs each battery test above in both styles, as `harris::<test>` and `hybrid::<test>`.
 macro_rules! in_both_styles {
     ($($test:ident),* $(,)?) => {

@@ -72,6 +72,20 @@ impl TimeManager {
         }
     }
 
+    /// A clock that never runs out while the search ponders and has run out as soon as it
+    /// stops pondering: for work on the opponent's time that must end at `ponderhit`,
+    /// whatever the clocks say.
+    pub fn until_ponder_ends() -> TimeManager {
+        TimeManager {
+            start: Instant::now(),
+            soft: None,
+            hard: Some(Duration::ZERO),
+            soft_scale_percent: 100,
+            from_clock: false,
+            stop_on_ponderhit: false,
+        }
+    }
+
     /// Lengthens the soft budget to `percent` per cent of itself, never past the hard one.
     pub fn stretch_soft(&mut self, percent: u32) {
         if let (Some(soft), Some(hard)) = (self.soft, self.hard) {

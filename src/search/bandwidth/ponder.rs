@@ -14,6 +14,7 @@ use super::Bandwidth;
 use super::chess::ChessPos;
 use super::params::{BandwidthStyle, IDLE_POLL_MS, REPORT_INTERVAL_MS, REPORT_MIN_GAP_MS};
 use crate::moves::{MoveCode, decode, encode};
+use crate::search::time::TimeManager;
 use crate::search::{Bound, Progress, Report, Reporter, Score, SearchJob, SearchOutcome};
 
 /// How a whole-tree ponder ended.
@@ -47,6 +48,9 @@ impl Bandwidth {
         let work_before = self.work();
         let mut last_report = Instant::now();
         let mut reported = None;
+        // A probe under way at `ponderhit` stops there: a frozen tree's probes look ever
+        // further, and one could run on for seconds into the move's own time.
+        self.searcher.game_mut().set_clock(Some(TimeManager::until_ponder_ends()));
         while waiting() {
             // Thinks in short slices, so that a change of the pondered line is shown soon.
             let slice_end = Instant::now() + Duration::from_millis(REPORT_MIN_GAP_MS);
@@ -61,6 +65,7 @@ impl Bandwidth {
                 reported = line;
             }
         }
+        self.searcher.game_mut().set_clock(None);
         if signals.stop_requested() {
             return Some(PonderEnd::Stopped(self.answer_in_tree(job, reply_code, work_before)));
         }
