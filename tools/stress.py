@@ -5,8 +5,9 @@ ponder` or `go infinite` before `ponderhit` or `stop`, `isready` answered mid-se
 exit status 0 on `quit`. Each round is a fresh process with random search mode, bandwidth
 settings, `Hash`, `Threads`, `MultiPV` and `Ponder`, then a few moves of a game from a
 random position of tools/quality_positions.tsv or, with `UCI_Chess960`, a random Chess960
-start, each searched by a random kind of `go`.
-A failed round's transcript is written to target/stress-<seed>-<round>.txt.
+start, each searched by a random kind of `go`. A search on a clock must move before the
+clock runs out (with a margin of two seconds for a loaded machine). A failed round's
+transcript is written to target/stress-<seed>-<round>.txt.
 
 usage: tools/stress.py [path/to/harrier] [--rounds N] [--seed S]
 Needs python-chess (pip install chess) for the rules of the game.
@@ -32,8 +33,12 @@ here = pathlib.Path(__file__).resolve().parent
 fens = [line.split("\t")[0] for line in (here / "quality_positions.tsv").read_text().splitlines() if not line.startswith("#")]
 
 # Seconds to wait for a bestmove that a finite search owes, and for answers during a search.
-BESTMOVE_WAIT = {"movetime": 10, "nodes": 30, "depth": 60, "clock": 10}
+BESTMOVE_WAIT = {"movetime": 10, "nodes": 30, "depth": 60}
 ANSWER_WAIT = 2
+# A search on a clock must move before the clock runs out; seconds allowed beyond it for
+# a loaded machine.
+CLOCK_MARGIN = 2
+PONDER_CLOCK_MS = 3000
 
 
 class Failure(Exception):
@@ -98,16 +103,21 @@ def random_options():
 
 def search(engine, board, kind):
     """Runs one search of `kind` on `board` and returns the bestmove line."""
+    if kind == "clock":
+        wtime, btime = rng.choice([50, 1000, 5000]), rng.choice([50, 1000, 5000])
+        engine.send(f"go wtime {wtime} btime {btime} winc 50 binc 50")
+        own = wtime if board.turn == chess.WHITE else btime
+        return engine.lines_within(own / 1000 + CLOCK_MARGIN, "bestmove")[-1]
     if kind in BESTMOVE_WAIT:
         go = {
             "movetime": f"go movetime {rng.choice([1, 20, 100, 300])}",
             "nodes": f"go nodes {rng.choice([1, 100, 5000, 50000])}",
             "depth": f"go depth {rng.choice([1, 2, 4])}",
-            "clock": f"go wtime {rng.choice([50, 1000, 5000])} btime {rng.choice([50, 1000, 5000])} winc 50 binc 50",
         }[kind]
         engine.send(go)
         return engine.lines_within(BESTMOVE_WAIT[kind], "bestmove")[-1]
-    engine.send("go infinite" if kind == "infinite" else "go ponder wtime 3000 btime 3000 winc 30 binc 30")
+    clock = f"wtime {PONDER_CLOCK_MS} btime {PONDER_CLOCK_MS} winc 30 binc 30"
+    engine.send("go infinite" if kind == "infinite" else f"go ponder {clock}")
     early = [line for line in engine.lines_within(rng.choice([0.05, 0.3, 0.8])) if line.startswith("bestmove")]
     if early:
         raise Failure(f"bestmove during go {kind}: {early[0]}")
@@ -117,7 +127,7 @@ def search(engine, board, kind):
     # After ponderhit a ponder search runs on its clock: allow it that.
     hit = kind == "ponder" and rng.random() < 0.5
     engine.send("ponderhit" if hit else "stop")
-    return engine.lines_within(BESTMOVE_WAIT["clock"] if hit else ANSWER_WAIT, "bestmove")[-1]
+    return engine.lines_within(PONDER_CLOCK_MS / 1000 + CLOCK_MARGIN if hit else ANSWER_WAIT, "bestmove")[-1]
 
 
 def play_round():
