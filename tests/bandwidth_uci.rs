@@ -663,13 +663,20 @@ fn go_depth_ends_when_the_tree_is_frozen_at_its_root() {
     e.ready();
 }
 
-/// `go searchmoves` holds when the tree has no move yet (the search stopped before the
-/// root's first expansion): the move comes from the moves allowed.
-fn searchmoves_hold_when_the_tree_has_no_move(style: &str) {
+/// `go searchmoves` holds in a timed search, at a fixed depth, and when the tree has no
+/// move yet (a search stopped before the root's first expansion); a search after it sees
+/// every move again and finds the mate the restriction left out.
+fn searchmoves_hold_in_every_search(style: &str) {
     let mut e = bandwidth_engine(style, false);
-    let pos = play(&mut e, &[]);
-    let search = e.go("go nodes 1 searchmoves a2a3 h2h3", &pos);
-    assert!(["a2a3", "h2h3"].contains(&search.best.as_str()), "{:#?}", search.lines);
+    let pos = position(Some(MATE_IN_TWO), &[]);
+    for go in ["go movetime 300", "go depth 2", "go nodes 1"] {
+        e.send(&format!("position fen {MATE_IN_TWO}"));
+        let search = e.go(&format!("{go} searchmoves a2a3 h2h3"), &pos);
+        assert!(["a2a3", "h2h3"].contains(&search.best.as_str()), "{go}: {:#?}", search.lines);
+        e.send(&format!("position fen {MATE_IN_TWO}"));
+        let search = e.go("go movetime 1000", &pos);
+        assert_eq!(search.best, "d5f6", "after {go}: {:#?}", search.lines);
+    }
     e.ready();
 }
 
@@ -724,7 +731,7 @@ macro_rules! in_both_styles {
 }
 
 in_both_styles!(
-    searchmoves_hold_when_the_tree_has_no_move,
+    searchmoves_hold_in_every_search,
     a_lone_go_mate_ends_without_a_mate,
     reuse_after_the_ponder_reply_with_always_think,
     reuse_after_the_ponder_reply_without_always_think,
