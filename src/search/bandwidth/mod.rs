@@ -204,7 +204,7 @@ impl Bandwidth {
             if searcher.is_frozen() { searcher.probe_depth().max(root.pvlen() as u32) } else { root.pvlen() as u32 };
         // A lone `go mate` ends where alpha-beta's does (the hybrid's iterations are
         // alpha-beta's): a tree whose line reaches that far has not found the mate.
-        let depth_goal = job.limits.depth.into_iter().chain(mate_search_depth(&job.limits)).min();
+        let depth_goal = job.limits.depth.or_else(|| mate_search_depth(&job.limits));
         let depth_done = depth_goal.is_some_and(|d| reach >= d);
         let value = root.value();
         let mate_done = job.limits.mate.is_some_and(|n| value >= MATE_BOUND && (MATE - value + 1) / 2 <= n as i32);
