@@ -580,6 +580,17 @@ fn go_depth_and_a_mate_in_two_are_the_iterations_own() {
     e.ready();
 }
 
+/// `go depth` with `go mate` ends at the depth asked for, as alpha-beta's does: the mate's
+/// own horizon (2N + 4 plies) applies only to a lone `go mate`.
+#[test]
+fn go_depth_with_go_mate_searches_to_the_depth_in_the_harris_style() {
+    let mut e = bandwidth_engine("Harris", false);
+    e.send("position startpos");
+    let (search, _) = go_reusing(&mut e, "go depth 8 mate 1", &Chess::default());
+    assert!(search.final_field("depth").is_some_and(|d| d >= 8), "{:#?}", search.lines);
+    e.ready();
+}
+
 /// A tree kept from an earlier search does not answer `go depth` in the iterations' place:
 /// the final report is the last iteration's line.
 #[test]
