@@ -47,15 +47,17 @@ pub fn pv_late_move_reduction(depth: u32, searched: usize) -> u32 {
     reduction.clamp(0, depth as i32 - 2) as u32
 }
 
-/// The depth of a `go mate N` search with no other limit: deep enough to see a mate in N
-/// moves for either side, so the mated side also gets an answer.
-pub fn mate_search_depth(limits: &Limits) -> Option<u32> {
+/// The depth a search stops at: `go depth`'s; else, for a `go mate N` with no other limit,
+/// deep enough to see a mate in N moves for either side, so the mated side also gets an
+/// answer.
+pub fn depth_goal(limits: &Limits) -> Option<u32> {
     let alone = !limits.infinite
         && limits.movetime.is_none()
         && limits.nodes.is_none()
         && limits.wtime.is_none()
         && limits.btime.is_none();
-    limits.mate.filter(|_| alone).map(|moves| 2 * moves + params::MATE_SEARCH_EXTRA_PLIES)
+    let mate_depth = limits.mate.filter(|_| alone).map(|moves| 2 * moves + params::MATE_SEARCH_EXTRA_PLIES);
+    limits.depth.or(mate_depth)
 }
 
 /// A search running this long starts printing `currmove` lines and aspiration bounds.
@@ -449,7 +451,7 @@ impl AlphaBeta {
             };
         }
 
-        let max_depth = limits.depth.or_else(|| mate_search_depth(limits)).unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let max_depth = depth_goal(limits).unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let lines = self.multi_pv.clamp(1, root_moves.len());
         // Each line's value in the last finished iteration: the centre of its next window.
         let mut line_values = vec![0; lines];

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use crate::moves::{MoveCode, decode};
-use crate::search::alphabeta::mate_search_depth;
+use crate::search::alphabeta::depth_goal;
 use crate::search::options::OptionValue;
 use crate::search::time::TimeManager;
 use crate::search::{
@@ -202,10 +202,9 @@ impl Bandwidth {
         let searcher = &self.searcher;
         let reach =
             if searcher.is_frozen() { searcher.probe_depth().max(root.pvlen() as u32) } else { root.pvlen() as u32 };
-        // A lone `go mate` ends where alpha-beta's does (the hybrid's iterations are
-        // alpha-beta's): a tree whose line reaches that far has not found the mate.
-        let depth_goal = job.limits.depth.or_else(|| mate_search_depth(&job.limits));
-        let depth_done = depth_goal.is_some_and(|d| reach >= d);
+        // `go depth` and a lone `go mate` end where alpha-beta's do (the hybrid's iterations
+        // are alpha-beta's): a tree whose line reaches that far has not found the mate.
+        let depth_done = depth_goal(&job.limits).is_some_and(|d| reach >= d);
         let value = root.value();
         let mate_done = job.limits.mate.is_some_and(|n| value >= MATE_BOUND && (MATE - value + 1) / 2 <= n as i32);
         depth_done || mate_done
