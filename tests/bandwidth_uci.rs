@@ -674,6 +674,29 @@ fn go_depth_ends_when_the_tree_is_frozen_at_its_root() {
     e.ready();
 }
 
+/// `go depth` answers on a new root that is a tip carrying an estimate from far ahead: in
+/// 1 MB a band of 2000 freezes the tree after the root's expansion, so `go depth 7` deepens
+/// the tip at the end of its line instead; played, that line makes the tip the root, which
+/// was then expanded at its own depth (every grandson probed seven plies ahead, minutes in
+/// 1 MB) before `go depth 2` could end.
+#[test]
+fn go_depth_ends_on_a_tip_root_that_looked_far_ahead() {
+    let mut e = bandwidth_engine("Harris", false);
+    e.send("setoption name Hash value 1");
+    e.send("setoption name Bandwidth value 2000");
+    e.send("position startpos");
+    e.send("go depth 7");
+    let deep = e.bestmove(&position(None, &[]), Duration::from_secs(60));
+    let notes = info_strings(&deep.lines);
+    assert!(notes.iter().any(|l| l.contains("tip look-ahead 7")), "{:#?}", deep.lines);
+    let report = deep.lines.iter().rev().find(|l| l.contains(" pv ")).expect("a line");
+    let pos = play(&mut e, &pv_of(report));
+    e.send("go depth 2");
+    let search = e.bestmove(&pos, Duration::from_secs(20));
+    assert_ne!(search.best, "(none)");
+    e.ready();
+}
+
 /// `go searchmoves` holds in a timed search, at a fixed depth, and when the tree has no
 /// move yet (a search stopped before the root's first expansion); a search after it sees
 /// every move again and finds the mate the restriction left out.
