@@ -674,26 +674,49 @@ fn go_depth_ends_when_the_tree_is_frozen_at_its_root() {
     e.ready();
 }
 
-/// `go depth` answers on a new root that is a tip carrying an estimate from far ahead: in
-/// 1 MB a band of 2000 freezes the tree after the root's expansion, so `go depth 7` deepens
-/// the tip at the end of its line instead; played, that line makes the tip the root, which
-/// was then expanded at its own depth (every grandson probed seven plies ahead, minutes in
-/// 1 MB) before `go depth 2` could end.
-#[test]
-fn go_depth_ends_on_a_tip_root_that_looked_far_ahead() {
+/// In 1 MB a band of 2000 freezes the Harris tree after the root's expansion, so `go depth
+/// <depth>` from the start deepens the tip at the end of its line instead, and the
+/// look-ahead with it. Returns the engine and that line.
+fn frozen_deep_search(depth: u32) -> (Harrier, Vec<String>) {
     let mut e = bandwidth_engine("Harris", false);
     e.send("setoption name Hash value 1");
     e.send("setoption name Bandwidth value 2000");
     e.send("position startpos");
-    e.send("go depth 7");
+    e.send(&format!("go depth {depth}"));
     let deep = e.bestmove(&position(None, &[]), Duration::from_secs(60));
     let notes = info_strings(&deep.lines);
-    assert!(notes.iter().any(|l| l.contains("tip look-ahead 7")), "{:#?}", deep.lines);
+    assert!(notes.iter().any(|l| l.contains(&format!("tip look-ahead {depth}"))), "{:#?}", deep.lines);
     let report = deep.lines.iter().rev().find(|l| l.contains(" pv ")).expect("a line");
-    let pos = play(&mut e, &pv_of(report));
+    let line = pv_of(report).iter().map(|m| m.to_string()).collect();
+    (e, line)
+}
+
+/// `go depth` answers on a new root that is a tip carrying an estimate from far ahead
+/// (see [`frozen_deep_search`]): played, the line makes its deepened tip the root, which
+/// was then expanded at its own depth (every grandson probed seven plies ahead, minutes in
+/// 1 MB) before `go depth 2` could end.
+#[test]
+fn go_depth_ends_on_a_tip_root_that_looked_far_ahead() {
+    let (mut e, line) = frozen_deep_search(7);
+    let moves: Vec<&str> = line.iter().map(String::as_str).collect();
+    let pos = play(&mut e, &moves);
     e.send("go depth 2");
     let search = e.bestmove(&pos, Duration::from_secs(20));
     assert_ne!(search.best, "(none)");
+    e.ready();
+}
+
+/// `go depth` answers on a kept tree after a frozen one looked far ahead (see
+/// [`frozen_deep_search`]): one move down the line, the tree has room again, but its
+/// look-ahead was carried over, so every tip was valued again eight plies ahead, and every
+/// new one valued as far, before `go depth 4` could end.
+#[test]
+fn go_depth_ends_on_a_kept_tree_after_a_frozen_one_looked_far_ahead() {
+    let (mut e, line) = frozen_deep_search(8);
+    let pos = play(&mut e, &[line[0].as_str()]);
+    e.send("go depth 4");
+    let search = e.bestmove(&pos, Duration::from_secs(20));
+    assert!(reused_in(&search.lines) > 0, "{:#?}", search.lines);
     e.ready();
 }
 

@@ -10,7 +10,7 @@ use super::window::{Band, NO_VALUE, back_up};
 impl<G: GameTree> Searcher<G> {
     /// Expands the tip `id` at the end of the path: two plies, or one when the tip is off
     /// the regular parity (a revived stub). The new tips look as far ahead as the search
-    /// asks at their ply, or, below the root, if that was further, as the expanded tip did
+    /// asks at their ply, or, below the root when estimates deepen, if that was further, as the expanded tip did
     /// less what the search asks less at their ply than at its own (the taper, and the extra
     /// ply an off-parity tip gets), so that no line loses more than the taper by growing. In a double
     /// expansion whose replies are each valued (Harris's way) the sons, whose estimates
@@ -27,11 +27,13 @@ impl<G: GameTree> Searcher<G> {
         let ext = self.path.extension(&self.tree, depth);
         let asked = self.look_ahead.regular_at(tips_ply, ext, self.reach());
         let step_down = self.look_ahead_at(depth, ext) - asked;
-        // The root has no cousins for its new tips to line up with, and a tip root may
-        // carry an estimate from far ahead (a frozen tree deepens the tip it selects, and a
-        // move played can make that tip the root): expanding it at that depth would probe
+        // Only a schedule that deepens lines horizons up. Elsewhere (Harris's) a tip deeper
+        // than the schedule is one a frozen tree looked further from, and the root has no
+        // cousins to line up with, while a tip root may carry such an estimate (a move
+        // played can make that tip the root): expanding either at its own depth would probe
         // every grandson as far ahead, which can outlast any depth or clock asked.
-        let own = if depth == 0 { 0 } else { self.tree.node(id).depth().saturating_sub(step_down) };
+        let lines_up = depth > 0 && self.reach().deepens();
+        let own = if lines_up { self.tree.node(id).depth().saturating_sub(step_down) } else { 0 };
         let look_ahead = asked.max(own);
         let by_probes = double && self.reach().deepens();
         let sons_look_ahead = if by_probes {

@@ -99,9 +99,11 @@ impl LookAhead {
     /// it is a tip: expanding a tip root probes every son, a ply deeper than the
     /// look-ahead, which at a look-ahead carried from a deep tree can outlast a short clock
     /// and leave the search without a move, while the probes' table, which keeps what the
-    /// deeper tree learnt, makes the climb from the base cheap.
+    /// deeper tree learnt, makes the climb from the base cheap. A look-ahead that does not
+    /// deepen by itself (Harris's) was raised only because the tree froze, which the kept
+    /// subtree, with room again, is not: it starts from the base depth too.
     pub fn reroot(&mut self, plies: usize, root_is_tip: bool, reach: Reach) {
-        if root_is_tip {
+        if root_is_tip || !reach.deepens() {
             self.restart(reach);
         } else {
             self.carry(plies, reach);
