@@ -720,6 +720,24 @@ fn go_depth_ends_on_a_kept_tree_after_a_frozen_one_looked_far_ahead() {
     e.ready();
 }
 
+/// `go depth` ends at the first report of the depth: under a depth penalty of 100 and a
+/// band of 1999 the line selection follows is the shortest of the root's moves, and the
+/// search used to wait until nearly every move's line reached the depth (seconds of
+/// reports at depth 4 and more).
+#[test]
+fn go_depth_ends_when_the_reported_line_reaches_it() {
+    let mut e = bandwidth_engine("Harris", false);
+    e.send("setoption name Bandwidth value 1999");
+    e.send("setoption name DepthPenalty value 100");
+    let pos = play(&mut e, &["d2d4", "d7d5", "c2c4"]);
+    e.send("go depth 4");
+    let search = e.bestmove(&pos, Duration::from_secs(60));
+    let deep: Vec<&String> =
+        search.lines.iter().filter(|l| l.starts_with("info depth") && field(l, "depth").unwrap() >= 4).collect();
+    assert!((1..=2).contains(&deep.len()), "one report in the search, one at its end: {:#?}", search.lines);
+    e.ready();
+}
+
 /// `go searchmoves` holds in a timed search, at a fixed depth, and when the tree has no
 /// move yet (a search stopped before the root's first expansion); a search after it sees
 /// every move again and finds the mate the restriction left out.

@@ -194,14 +194,20 @@ impl Bandwidth {
             .or_else(|| fallback_move(&job.root, allowed))
     }
 
-    /// True when `go depth` or `go mate` is satisfied. A frozen tree looks further by
-    /// deeper estimates instead of a longer principal line, so its look-ahead counts too
-    /// (a tree frozen at its root would otherwise never reach the depth).
+    /// True when `go depth` or `go mate` is satisfied. The depth is the longer of two
+    /// principal lines: the one keys rank, which selection follows and grows, and the one
+    /// values rank, which is reported. Under a large depth penalty the first is the
+    /// shortest of the root's moves and reaches the depth only once nearly every move
+    /// does; the second may end in a son that selection does not expand (out of the band
+    /// by key, or dropped). A
+    /// frozen tree looks further by deeper estimates instead of a longer line, so its
+    /// look-ahead counts too (a tree frozen at its root would otherwise never reach the
+    /// depth).
     fn reached_goal(&self, job: &SearchJob) -> bool {
         let root = self.searcher.root();
         let searcher = &self.searcher;
-        let reach =
-            if searcher.is_frozen() { searcher.probe_depth().max(root.pvlen() as u32) } else { root.pvlen() as u32 };
+        let line = (root.pvlen() as u32).max(searcher.principal_line().len() as u32);
+        let reach = if searcher.is_frozen() { searcher.probe_depth().max(line) } else { line };
         // `go depth` and a lone `go mate` end where alpha-beta's do (the hybrid's iterations
         // are alpha-beta's): a tree whose line reaches that far has not found the mate.
         let depth_done = depth_goal(&job.limits).is_some_and(|d| reach >= d);
