@@ -10,13 +10,13 @@ use super::window::{Band, NO_VALUE, back_up};
 impl<G: GameTree> Searcher<G> {
     /// Expands the tip `id` at the end of the path: two plies, or one when the tip is off
     /// the regular parity (a revived stub). The new tips look as far ahead as the search
-    /// asks at their ply, or, below the root when estimates deepen, if that was further, as the expanded tip did
-    /// less what the search asks less at their ply than at its own (the taper, and the extra
-    /// ply an off-parity tip gets), so that no line loses more than the taper by growing. In a double
-    /// expansion whose replies are each valued (Harris's way) the sons, whose estimates
-    /// only order them, look one ply less; where one probe per son stands in for its
-    /// replies (see [`add_replies`](Searcher::add_replies)), one ply more. Every move that
-    /// [extends](GameTree::extends) a line adds its ply to the tips below it.
+    /// asks at their ply, or, below the root when estimates deepen, if that was further, as
+    /// the expanded tip did less what the search asks less at their ply than at its own (the
+    /// taper, and the extra ply an off-parity tip gets), so that no line loses more than the
+    /// taper by growing. In a double expansion whose replies are each valued (Harris's way)
+    /// the sons, whose estimates only order them, look one ply less; where one probe per son
+    /// stands in for its replies (see [`add_replies`](Searcher::add_replies)), one ply more.
+    /// Every move that [extends](GameTree::extends) a line adds its ply to the tips below it.
     pub(super) fn expand(&mut self, id: NodeId, abort: &mut dyn FnMut() -> bool) -> Expansion {
         let depth = self.path.len() - 1;
         let mark = self.tree.len();

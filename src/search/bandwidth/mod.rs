@@ -199,10 +199,9 @@ impl Bandwidth {
     /// values rank, which is reported. Under a large depth penalty the first is the
     /// shortest of the root's moves and reaches the depth only once nearly every move
     /// does; the second may end in a son that selection does not expand (out of the band
-    /// by key, or dropped). A
-    /// frozen tree looks further by deeper estimates instead of a longer line, so its
-    /// look-ahead counts too (a tree frozen at its root would otherwise never reach the
-    /// depth).
+    /// by key, or dropped). A frozen tree looks further by deeper estimates instead of a
+    /// longer line, so its look-ahead counts too (a tree frozen at its root would otherwise
+    /// never reach the depth).
     fn reached_goal(&self, job: &SearchJob) -> bool {
         let root = self.searcher.root();
         let searcher = &self.searcher;
