@@ -301,8 +301,9 @@ impl GameTree for ChessTree {
     type Move = Move;
 
     /// The prober's best move for the position first (after a probe of it: the expected
-    /// refutation; at a [seeded](ChessTree::seed_root) root, the seeding search's move), then captures and promotions by MVV-LVA, then the quiet moves by the
-    /// prober's history: the order that late-son reductions go by.
+    /// refutation; at a [seeded](ChessTree::seed_root) root, the seeding search's move),
+    /// then captures and promotions by MVV-LVA, then the quiet moves by the prober's
+    /// history: the order that late-son reductions go by.
     fn moves(&mut self, pos: &ChessPos, out: &mut Vec<Move>) {
         let seeded = self.seeded_root.and_then(|(key, best)| (key == pos.key).then_some(best));
         let hint = seeded.or_else(|| self.prober.table_move(&pos.pos, pos.key));

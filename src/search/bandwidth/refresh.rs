@@ -9,7 +9,8 @@ use super::window::{self, path_window};
 
 impl<G: GameTree> Searcher<G> {
     /// True if the value of the tip `node`, `ply` plies below the root on a line extended by
-    /// `ext` plies, cannot be relied on (see [`LookAhead::unreliable`](super::schedule::LookAhead::unreliable)).
+    /// `ext` plies, cannot be relied on (see
+    /// [`LookAhead::unreliable`](super::schedule::LookAhead::unreliable)).
     pub(super) fn unreliable(&self, node: &Node, ply: usize, ext: u32) -> bool {
         self.look_ahead.unreliable(node, ply, ext, self.reach())
     }

@@ -53,8 +53,9 @@ impl Bandwidth {
     /// ponder` roots it after the expected reply, as alpha-beta does: all of the opponent's
     /// time goes into the answers to the reply it expects, and `ponderhit` goes on in the
     /// same tree. A miss then starts a fresh tree, but the probes' table keeps what was
-    /// learnt. (The Harris style ponders on every reply first: see `ponder`.) `searchmoves` gives a fresh tree whose root has
-    /// only those sons. Calling it again for the same job changes nothing.
+    /// learnt. (The Harris style ponders on every reply first: see `ponder`.)
+    /// `searchmoves` gives a fresh tree whose root has only those sons. Calling it again
+    /// for the same job changes nothing.
     pub fn prepare(&mut self, job: &SearchJob) -> bool {
         if !job.limits.searchmoves.is_empty() {
             let codes: Vec<MoveCode> = job.limits.searchmoves.iter().map(|&m| encode(m)).collect();

@@ -243,7 +243,8 @@ impl<G: GameTree> Searcher<G> {
         &self.stats
     }
 
-    /// Deepest tip created below the current root (reset with [`clear_deepest`](Searcher::clear_deepest)).
+    /// Deepest tip created below the current root (reset with
+    /// [`clear_deepest`](Searcher::clear_deepest)).
     pub fn deepest(&self) -> usize {
         self.deepest
     }
