@@ -2,8 +2,8 @@
 //! case on perfectly ordered trees and the double expansion's counts, exact minimax on
 //! random trees whose estimates respect the band (or whose look-ahead deepens past them,
 //! answering narrow windows with bounds), the windows of sons, the look-ahead taper, the
-//! incumbent best son and the direction of the drop rule. `bandwidth_chess.rs` holds the
-//! same searcher in chess.
+//! incumbent best son, the direction of the drop rule and a band narrowed between steps.
+//! `bandwidth_chess.rs` holds the same searcher in chess.
 
 use harrier::moves::MoveCode;
 use harrier::search::MATE;
@@ -14,7 +14,7 @@ use harrier::search::bandwidth::params::{
 };
 use harrier::search::bandwidth::searcher::{Searcher, Step, back_up, son_window};
 use harrier::search::bandwidth::synthetic::{LookAheadTree, UniformPos, UniformTree};
-use harrier::search::bandwidth::tree::{CUT, DROPPED, PROVEN, TERMINAL};
+use harrier::search::bandwidth::tree::{CUT, DROPPED, EXHAUSTED, PROVEN, TERMINAL};
 
 /// Node cap of the synthetic searches: more than any of their trees needs.
 const SYNTHETIC_CAP: usize = 1 << 18;
@@ -491,4 +491,26 @@ fn forced_line(opponent: &[i32]) -> Vec<i32> {
         }
     }
     leaves
+}
+
+/// A band narrowed between steps leaves the root's flags stale: its best son exhausted, its
+/// other son out of the new band, but the root not yet marked exhausted. Selection finds no
+/// son to enter, repairs the flags and the search ends.
+#[test]
+fn a_band_narrowed_between_steps_ends_the_search() {
+    // Every leaf under the first root move is worth 0 to the root, under the second -50.
+    let leaves = (0..16).map(|k| if k < 8 { 0 } else { -50 }).collect();
+    let wide = BandwidthParams { band: 100, depth_penalty: 0, ..BandwidthParams::default() };
+    let mut searcher = uniform_searcher(UniformTree::new(2, 4, leaves), wide);
+    let first_son = |s: &Searcher<UniformTree>| s.tree().children(s.tree().root()).start;
+    loop {
+        assert_eq!(searcher.step(&mut never), Step::Expanded);
+        if !searcher.root().is_tip() && searcher.tree().node(first_son(&searcher)).has(EXHAUSTED) {
+            break;
+        }
+    }
+    assert!(!searcher.is_finished(), "the second move is still in the band of 100");
+    searcher.set_params(BandwidthParams { band: 10, ..wide });
+    assert_eq!(searcher.step(&mut never), Step::Done);
+    assert!(searcher.is_finished());
 }
