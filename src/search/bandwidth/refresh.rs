@@ -162,7 +162,12 @@ impl<G: GameTree> Searcher<G> {
         let pos = self.path.last_pos().clone();
         // The tip itself is not on the entered line: its father is the last entered.
         self.game.leave();
-        let tip = self.estimate(&pos, ply, look_ahead, window, scout, reduction);
+        let mut tip = self.estimate(&pos, ply, look_ahead, window, scout, reduction);
+        if repeats_bound(self.tree.node(id), &tip) && !abort() {
+            // The same bound at the same look-ahead says nothing new: selection, which
+            // reached the tip through its bound, would select it and ask again for ever.
+            tip = self.estimate(&pos, ply, look_ahead, Window::FULL, false, 0);
+        }
         self.game.enter(&pos);
         if abort() {
             self.stats.aborted += 1;
@@ -175,4 +180,12 @@ impl<G: GameTree> Searcher<G> {
         self.path.leave(&mut self.game);
         Step::Refreshed
     }
+}
+
+/// True if `tip`, a new estimate of `node`, is the bound `node` holds already: the same
+/// value, kind of bound and look-ahead.
+fn repeats_bound(node: &Node, tip: &Tip) -> bool {
+    tip.is_bound()
+        && !tip.terminal
+        && (node.value(), node.accuracy(), node.depth()) == (tip.value, tip.accuracy, tip.depth as u32)
 }
