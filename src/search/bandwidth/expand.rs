@@ -32,10 +32,11 @@ impl<G: GameTree> Searcher<G> {
         // cousins to line up with, while a tip root may carry such an estimate (a move
         // played can make that tip the root): expanding either at its own depth would probe
         // every grandson as far ahead, which can outlast any depth or clock asked.
-        let lines_up = depth > 0 && self.reach().deepens();
+        let deepens = self.reach().deepens();
+        let lines_up = depth > 0 && deepens;
         let own = if lines_up { self.tree.node(id).depth().saturating_sub(step_down) } else { 0 };
         let look_ahead = asked.max(own);
-        let by_probes = double && self.reach().deepens();
+        let by_probes = double && deepens;
         let sons_look_ahead = if by_probes {
             look_ahead + 1
         } else if double {

@@ -205,11 +205,14 @@ impl Bandwidth {
     fn reached_goal(&self, job: &SearchJob) -> bool {
         let root = self.searcher.root();
         let searcher = &self.searcher;
-        let line = (root.pvlen() as u32).max(searcher.principal_line().len() as u32);
-        let reach = if searcher.is_frozen() { searcher.probe_depth().max(line) } else { line };
+        // The reported line is ranked (and allocated) only when there is a depth to reach.
+        let reach = || {
+            let line = (root.pvlen() as u32).max(searcher.principal_line().len() as u32);
+            if searcher.is_frozen() { searcher.probe_depth().max(line) } else { line }
+        };
         // `go depth` and a lone `go mate` end where alpha-beta's do (the hybrid's iterations
         // are alpha-beta's): a tree whose line reaches that far has not found the mate.
-        let depth_done = depth_goal(&job.limits).is_some_and(|d| reach >= d);
+        let depth_done = depth_goal(&job.limits).is_some_and(|d| reach() >= d);
         let value = root.value();
         let mate_done = job.limits.mate.is_some_and(|n| value >= MATE_BOUND && (MATE - value + 1) / 2 <= n as i32);
         depth_done || mate_done
