@@ -23,6 +23,10 @@ const MATE_IN_THREE: &str = "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1";
 const IDLE_WATCH: Duration = Duration::from_millis(1500);
 /// How long the opponent of an engine that thinks on its time takes over a move in the tests.
 const OPPONENT_THINKS: Duration = Duration::from_millis(1000);
+/// The node budget of a search whose tree a test looks at or reuses: a budget, unlike a
+/// clock, grows the same tree on a loaded machine as on an idle one. In the Harris style
+/// that is a couple of hundred expansions.
+const TREE_NODES: u64 = 200_000;
 
 /// A fresh engine in bandwidth mode, its `BandwidthStyle` and `AlwaysThink` as given.
 fn bandwidth_engine(style: &str, always_think: bool) -> Harrier {
@@ -54,6 +58,14 @@ fn go_reusing(e: &mut Harrier, go: &str, pos: &Chess) -> (Search, u64) {
     let search = e.go(go, pos);
     let reused = reused_in(&search.lines);
     (search, reused)
+}
+
+/// The tree's size in a search's summary note (`... tree N nodes`).
+fn tree_size(search: &Search) -> u64 {
+    let note = search.lines.iter().find(|l| l.starts_with("info string bandwidth: ")).expect("a summary note");
+    let words: Vec<&str> = note.split(' ').collect();
+    let at = words.iter().rposition(|&w| w == "tree").unwrap_or_else(|| panic!("no tree size: {note}"));
+    words[at + 1].parse().unwrap_or_else(|_| panic!("no tree size: {note}"))
 }
 
 /// `position startpos moves ...` and the position it sets.
@@ -166,12 +178,21 @@ fn search_mode_switches_back_and_forth() {
 // 2. Tree reuse: info string reused N nodes
 // ---------------------------------------------------------------------------------------
 
-/// A short game: the first search reuses nothing; each next move, when the opponent
-/// answered with our ponder move, reuses the subtree.
+/// True for the style whose tree, on [`TREE_NODES`], surely reaches below the expected
+/// reply. The hybrid's tree is a few expansions past its iterations, and often leaves that
+/// reply a tip: then the next move reuses nothing, by design.
+fn grows_below_the_reply(style: &str) -> bool {
+    style == "Harris"
+}
+
+/// A short game: the first search reuses nothing; each next move, the opponent having
+/// answered with our ponder move, reuses the subtree below that reply (without idle
+/// thinking, a part of the tree: neither the old root nor our move).
 fn reuse_over_a_game(style: &str, always_think: bool) {
     let mut e = bandwidth_engine(style, always_think);
     e.send("ucinewgame");
     let mut moves: Vec<String> = Vec::new();
+    let mut tree = 0;
     for turn in 0..3 {
         let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
         let pos = if texts.is_empty() {
@@ -180,27 +201,24 @@ fn reuse_over_a_game(style: &str, always_think: bool) {
         } else {
             play(&mut e, &texts)
         };
-        // A clock long enough that a loaded machine still lets the search grow its line past
-        // the expected reply before the hard limit: without idle thinking, nothing else
-        // gives the reply sons.
-        let (mut search, reused) = go_reusing(&mut e, "go wtime 10000 btime 10000", &pos);
+        let (search, reused) = go_reusing(&mut e, &format!("go nodes {TREE_NODES}"), &pos);
         if turn == 0 {
             assert_eq!(reused, 0, "the first search of a game reuses nothing");
         } else {
-            assert!(reused > 0, "turn {turn} (AlwaysThink {always_think}): the ponder reply was in the tree");
-        }
-        // The next move reuses what lies below the expected reply. A search whose line
-        // changed just before it stopped leaves that reply a tip (reused 0 by design), so
-        // such a move is searched again, growing the same tree, up to four more times.
-        for _ in 0..4 {
-            if pv_of(&search.lines[search.lines.len() - 2]).len() >= 3 {
-                break;
+            if grows_below_the_reply(style) {
+                assert!(reused > 0, "turn {turn} (AlwaysThink {always_think}): the ponder reply was in the tree");
             }
-            search = e.go("go wtime 10000 btime 10000", &pos);
+            if !always_think {
+                assert!(reused + 3 <= tree, "turn {turn}: reused {reused} nodes of a tree of {tree}");
+            }
         }
+        tree = tree_size(&search);
         let ponder = ponder_of(&search);
         moves.push(search.best);
         moves.push(ponder);
+        if always_think {
+            thread::sleep(OPPONENT_THINKS);
+        }
     }
 }
 
@@ -332,20 +350,9 @@ fn idle_thinking_stays_inside_the_memory_cap(style: &str) {
     let mut e = bandwidth_engine(style, true);
     e.send("setoption name Hash value 16");
     assert!(e.ready().is_empty());
-    // A search long enough that the expected reply has a subtree of its own, even on a
-    // loaded machine. A search can still end just after its principal line changed, with
-    // the new expected reply a tip: then the move is searched again.
-    let mut tries = 0;
-    let first = loop {
-        e.send("position startpos");
-        let (first, _) = go_reusing(&mut e, "go movetime 1000", &Chess::default());
-        let line = first.lines.iter().rev().find(|l| l.contains(" pv ")).map_or(0, |l| pv_of(l).len());
-        if line >= 3 {
-            break first;
-        }
-        tries += 1;
-        assert!(tries < 5, "the principal line never reached below the expected reply");
-    };
+    // In the Harris style the expected reply gets a subtree of its own.
+    e.send("position startpos");
+    let (first, _) = go_reusing(&mut e, &format!("go nodes {TREE_NODES}"), &Chess::default());
     // The real check watches a full minute; ten seconds fill a 16 MB tree several times.
     let lines = e.lines_for(Duration::from_secs(10));
     assert!(lines.is_empty(), "output while thinking idle: {lines:#?}");
@@ -358,7 +365,7 @@ fn idle_thinking_stays_inside_the_memory_cap(style: &str) {
     assert!(start.elapsed() < PROMPT, "readyok took {:?}", start.elapsed());
     let pos = play(&mut e, &[&first.best, &ponder_of(&first)]);
     let (_, reused) = go_reusing(&mut e, "go movetime 200", &pos);
-    assert!(reused > 0, "the ponder reply's subtree survived the memory management");
+    assert!(reused > 0 || !grows_below_the_reply(style), "the ponder reply's subtree survived the memory management");
     let (rss, _) = memory_kb(&e);
     assert!(rss < LIMIT_KB, "resident memory {rss} kB with Hash 16");
 }
@@ -479,49 +486,34 @@ fn a_ponder_that_outlasted_the_movetime_moves_at_ponderhit(style: &str) {
     e.ready();
 }
 
-fn ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree(style: &str) {
-    let mut e = bandwidth_engine(style, true);
+fn ponderhit_keeps_to_the_clock_and_keeps_the_tree(style: &str) {
+    // Without idle thinking the tree stays rooted where each search leaves it.
+    let mut e = bandwidth_engine(style, false);
     e.send("position startpos");
-    // A node budget, not a clock: on a loaded machine a short clock can leave the hybrid's
-    // tree a couple of expansions past its iterations, too few to reach below the expected
-    // reply, and then there is nothing to reuse (by design).
-    let (first, _) = go_reusing(&mut e, "go nodes 300000", &Chess::default());
-    let mut moves = vec![first.best.clone(), ponder_of(&first)];
+    let (first, _) = go_reusing(&mut e, &format!("go nodes {TREE_NODES}"), &Chess::default());
+    let moves = [first.best.clone(), ponder_of(&first)];
 
     // Ponder on the expected reply; the opponent plays it.
     let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
     let pos = play(&mut e, &texts);
     e.send("go ponder wtime 1000 btime 1000");
     let lines = lines_without_bestmove(&mut e, WATCH);
-    assert!(reused_in(&lines) > 0, "pondering on our ponder move reuses its subtree");
+    let reused = reused_in(&lines);
+    assert!(reused > 0 || !grows_below_the_reply(style), "pondering on our ponder move reuses its subtree");
     // The info lines are about our answers to the expected reply.
     for line in lines.iter().filter(|l| l.contains(" pv ")) {
         let first = line.split(" pv ").nth(1).and_then(|pv| pv.split_whitespace().next());
         assert!(first.is_some_and(|m| parse_uci(&pos, m).is_some()), "{line}");
     }
     e.send("ponderhit");
-    let mut search = e.bestmove(&pos, TIMEOUT);
+    let search = e.bestmove(&pos, TIMEOUT);
     assert!(search.elapsed < Duration::from_millis(1000), "bestmove {:?} after ponderhit", search.elapsed);
-    // A search whose line changed just before the clock stopped it leaves the expected
-    // reply a tip (reused 0 by design): then the same position is searched again, growing
-    // the same tree, up to four more times.
-    for _ in 0..4 {
-        if pv_of(&search.lines[search.lines.len() - 2]).len() >= 3 {
-            break;
-        }
-        search = e.go("go movetime 300", &pos);
-    }
-    moves.push(search.best.clone());
-    moves.push(ponder_of(&search));
 
-    // The game goes on with our ponder reply, after the opponent has thought a moment as a
-    // real one does (a search stopped by the clock may end just after its expected reply
-    // changed, before it grew; idle thinking grows it): its subtree is reused.
-    thread::sleep(OPPONENT_THINKS);
-    let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
-    let pos = play(&mut e, &texts);
-    let (_, reused) = go_reusing(&mut e, "go movetime 300", &pos);
-    assert!(reused > 0, "after ponderhit the game's next move reuses the tree");
+    // The search that began as a ponder left its whole tree, rooted at the position played:
+    // the next search there reuses every node below the root.
+    e.send(&format!("position startpos moves {}", texts.join(" ")));
+    let (_, reused) = go_reusing(&mut e, "go nodes 1000", &pos);
+    assert_eq!(reused, tree_size(&search) - 1, "the tree after ponderhit is kept: {:#?}", search.lines);
     e.ready();
 }
 
@@ -549,7 +541,7 @@ fn the_iterations_come_first_then_the_tree_grows_past_them() {
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9";
     let pos = position(Some(fen), &[]);
     e.send(&format!("position fen {fen}"));
-    let (search, reused) = go_reusing(&mut e, "go movetime 1000", &pos);
+    let (search, reused) = go_reusing(&mut e, &format!("go nodes {TREE_NODES}"), &pos);
     assert_eq!(reused, 0);
     let (depth, expansions, tree) = hybrid_note(&search);
     assert!(depth >= 4, "alpha-beta's iterations went deeper than {depth}: {:#?}", search.lines);
@@ -602,10 +594,10 @@ fn go_depth_is_the_iterations_own_with_a_kept_tree() {
     let pos = position(Some(FEN), &[]);
     let mut e = bandwidth_engine("Hybrid", false);
     e.send(&format!("position fen {FEN}"));
-    go_reusing(&mut e, "go movetime 1000", &pos);
+    let (kept, _) = go_reusing(&mut e, &format!("go nodes {TREE_NODES}"), &pos);
     e.send(&format!("position fen {FEN}"));
     let (search, reused) = go_reusing(&mut e, "go depth 4", &pos);
-    assert!(reused > 0, "the tree was kept: {:#?}", search.lines);
+    assert_eq!(reused, tree_size(&kept) - 1, "the tree was kept: {:#?}", search.lines);
     let iteration = search.lines.iter().find(|l| l.starts_with("info depth 4 ")).expect("iteration 4 is reported");
     let report = &search.lines[search.lines.len() - 2];
     assert_eq!(pv_of(report), pv_of(iteration), "{:#?}", search.lines);
@@ -825,5 +817,5 @@ in_both_styles!(
     go_infinite_waits_for_stop_even_at_mate,
     go_ponder_waits_for_ponderhit_or_stop_even_at_mate,
     a_ponder_that_outlasted_the_movetime_moves_at_ponderhit,
-    ponderhit_keeps_to_the_clock_and_the_game_reuses_the_tree,
+    ponderhit_keeps_to_the_clock_and_keeps_the_tree,
 );
