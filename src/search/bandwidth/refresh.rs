@@ -4,7 +4,7 @@
 
 use super::game::{Accuracy, GameTree, Tip, Window};
 use super::searcher::{Searcher, Step};
-use super::tree::{DROPPED, Node, NodeId};
+use super::tree::{COLLAPSED, CUT, DROPPED, Node, NodeId};
 use super::window::{self, path_window};
 
 impl<G: GameTree> Searcher<G> {
@@ -182,10 +182,12 @@ impl<G: GameTree> Searcher<G> {
     }
 }
 
-/// True if `tip`, a new estimate of `node`, is the bound `node` holds already: the same
-/// value, kind of bound and look-ahead.
+/// True if `tip`, a new estimate of `node`, would leave `node` as it is: the bound it holds
+/// already (the same value, kind of bound and look-ahead), and no mark of a cut or a
+/// collapse for the new estimate to clear.
 fn repeats_bound(node: &Node, tip: &Tip) -> bool {
     tip.is_bound()
         && !tip.terminal
+        && node.flags() & (CUT | COLLAPSED) == 0
         && (node.value(), node.accuracy(), node.depth()) == (tip.value, tip.accuracy, tip.depth as u32)
 }
