@@ -191,3 +191,26 @@ fn repeats_bound(node: &Node, tip: &Tip) -> bool {
         && node.flags() & (CUT | COLLAPSED) == 0
         && (node.value(), node.accuracy(), node.depth()) == (tip.value, tip.accuracy, tip.depth as u32)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_bound_that_would_leave_the_tip_as_it_was_repeats() {
+        let bound = Tip::bound_at(40, 7, Accuracy::Lower);
+        let tip = Node::tip(1, bound);
+        assert!(repeats_bound(&tip, &bound));
+        // Another value, kind of bound or look-ahead, or an exact value, says something new.
+        assert!(!repeats_bound(&tip, &Tip::bound_at(41, 7, Accuracy::Lower)));
+        assert!(!repeats_bound(&tip, &Tip::bound_at(40, 7, Accuracy::Upper)));
+        assert!(!repeats_bound(&tip, &Tip::bound_at(40, 8, Accuracy::Lower)));
+        assert!(!repeats_bound(&tip, &Tip::estimate_at(40, 7)));
+        // The same bound clears a cut son's or a collapsed stub's mark: the search moves on.
+        for mark in [CUT, COLLAPSED] {
+            let mut marked = tip;
+            marked.set_flags(mark);
+            assert!(!repeats_bound(&marked, &bound), "mark {mark}");
+        }
+    }
+}
