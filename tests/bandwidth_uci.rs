@@ -511,7 +511,7 @@ fn ponderhit_keeps_to_the_clock_and_keeps_the_tree(style: &str) {
 
     // The search that began as a ponder left its whole tree, rooted at the position played:
     // the next search there reuses every node below the root.
-    e.send(&format!("position startpos moves {}", texts.join(" ")));
+    let pos = play(&mut e, &texts);
     let (_, reused) = go_reusing(&mut e, "go nodes 1000", &pos);
     assert_eq!(reused, tree_size(&search) - 1, "the tree after ponderhit is kept: {:#?}", search.lines);
     e.ready();
@@ -531,8 +531,7 @@ fn hybrid_note(search: &Search) -> (i64, i64, i64) {
         let at = words.iter().position(|&w| w == before).unwrap_or_else(|| panic!("no {before}: {}", notes[0]));
         words[at - 1].parse().unwrap_or_else(|_| panic!("no number before {before}: {}", notes[0]))
     };
-    let tree = words.iter().rposition(|&w| w == "tree").and_then(|at| words[at + 1].parse().ok());
-    (number("by"), number("expansions,"), tree.unwrap_or_else(|| panic!("no tree size: {}", notes[0])))
+    (number("by"), number("expansions,"), tree_size(search) as i64)
 }
 
 #[test]
