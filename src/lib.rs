@@ -4,6 +4,7 @@
 //! tools use exactly the code the engine plays with.
 
 pub mod bench;
+pub mod datagen;
 pub mod engine;
 pub mod epd;
 pub mod eval;

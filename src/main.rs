@@ -4,6 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use harrier::bench;
+use harrier::datagen::{self, DatagenSettings, NodeLimits};
 use harrier::engine::game::parse_fen;
 use harrier::engine::searchers::SearchMode;
 use harrier::epd::{EpdLimit, EpdSearcher, run_suite};
@@ -26,6 +27,9 @@ usage:
               [--depth-penalty cp] [--tip-probe d]
                                        run an EPD test suite (bm/am/dm, STS points)
   harrier eval [fen]                   the static evaluation term by term (start position by default)
+  harrier datagen [--out dir] [--games n] [--threads n] [--seed n] [--soft-nodes n]
+                  [--hard-nodes n] [--hash mb] [--syzygy path]
+                                       self-play games for training the evaluation network
   harrier tune <file> [--positions n] [--epochs n] [--rate cp] [--threads n] [--min-positions n]
                [--out file]
                                        fit the evaluation weights to labelled positions";
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         Some("epd") => epd_command(&args[1..]),
         Some("eval") => eval_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
+        Some("datagen") => datagen_command(&args[1..]),
         Some("help") => {
             print_text(USAGE);
             Ok(())
@@ -180,6 +185,45 @@ fn tune_command(args: &[String]) -> Result<(), String> {
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     tune::run(&text, &settings)
+}
+
+fn datagen_command(args: &[String]) -> Result<(), String> {
+    let mut settings = DatagenSettings {
+        out: "data/selfplay".into(),
+        games: 1000,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        seed: 1,
+        nodes: NodeLimits { soft: 5_000, hard: 50_000 },
+        hash_mb: 16,
+        syzygy: None,
+    };
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        match flag.as_str() {
+            "--out" => settings.out = value.into(),
+            "--games" => settings.games = number(value, "--games")?,
+            "--threads" => settings.threads = number::<usize>(value, "--threads")?.max(1),
+            "--seed" => settings.seed = number(value, "--seed")?,
+            "--soft-nodes" => settings.nodes.soft = number::<u64>(value, "--soft-nodes")?.max(1),
+            "--hard-nodes" => settings.nodes.hard = number::<u64>(value, "--hard-nodes")?.max(1),
+            "--hash" => settings.hash_mb = number::<usize>(value, "--hash")?.max(1),
+            "--syzygy" => settings.syzygy = Some(value.clone()),
+            _ => return Err(format!("unknown option '{flag}'")),
+        }
+    }
+    let start = std::time::Instant::now();
+    let (made, found) = datagen::run(&settings, &|line| eprintln!("datagen: {line}"))?;
+    if found.games > 0 {
+        eprintln!(
+            "datagen: {} games, {} positions already in {}",
+            found.games,
+            found.positions,
+            settings.out.display()
+        );
+    }
+    eprintln!("datagen: done: {}", datagen::progress_line(made.games, made.positions, start.elapsed()));
+    Ok(())
 }
 
 fn epd_command(args: &[String]) -> Result<(), String> {

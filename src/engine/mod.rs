@@ -432,7 +432,7 @@ impl Engine {
             move_overhead: self.move_overhead,
             started: arrived,
         };
-        self.worker.send(Job::Search(job));
+        self.worker.send(Job::Search(Box::new(job)));
         let wdl_material = self.show_wdl.then(|| wdl::material(self.game.position()));
         self.task = Task::Search(RunningSearch { hold, finished: None, infinite, mode, wdl_material });
     }

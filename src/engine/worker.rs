@@ -30,7 +30,7 @@ const WORKER_STACK_BYTES: usize = 64 * 1024 * 1024;
 /// Work for the worker, done in the order sent.
 pub enum Job {
     /// Search to the job's limits; answered by progress events and `Done`.
-    Search(SearchJob),
+    Search(Box<SearchJob>),
     /// Think silently after the search played this move (if the GUI allows pondering, as
     /// the flag says, or the searcher always thinks), until the signals end it.
     ThinkIdle(Option<Move>, bool),

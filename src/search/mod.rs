@@ -90,6 +90,15 @@ impl Score {
             Score::Centipawns(value)
         }
     }
+
+    /// The search value this score stands for (a mate at its shortest).
+    pub fn value(self) -> i32 {
+        match self {
+            Score::Centipawns(cp) => cp,
+            Score::Mate(moves) if moves > 0 => mate_in(2 * moves as usize - 1),
+            Score::Mate(moves) => mated_in(2 * moves.unsigned_abs() as usize),
+        }
+    }
 }
 
 /// Whether a reported score is exact or only a bound (after an aspiration-window failure).
@@ -120,6 +129,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Maximum number of nodes.
     pub nodes: Option<u64>,
+    /// Nodes after which no new iteration starts (self-play data generation; `go` never
+    /// sets it).
+    pub soft_nodes: Option<u64>,
     /// Stop when a mate in at most this many moves is found.
     pub mate: Option<u32>,
     /// Exact time for this move in ms.

@@ -508,7 +508,7 @@ impl AlphaBeta {
             if time.is_timed() && root_moves.len() == 1 && !self.signals.is_pondering() {
                 break;
             }
-            if self.nodes >= self.node_limit {
+            if self.nodes >= self.node_limit || limits.soft_nodes.is_some_and(|soft| self.nodes >= soft) {
                 break;
             }
         }

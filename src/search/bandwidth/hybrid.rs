@@ -11,7 +11,7 @@ use super::Bandwidth;
 use super::params::{HYBRID_KEEP_BEHIND_PLIES, ID_HARD_SHARE_PERCENT, ID_HORIZON_GAP, ID_SHARE_PERCENT};
 use crate::moves::encode;
 use crate::search::time::TimeManager;
-use crate::search::{MATE_BOUND, Reporter, Score, SearchJob, SearchOutcome, mate_in, mated_in};
+use crate::search::{MATE_BOUND, Reporter, SearchJob, SearchOutcome};
 
 /// What iterative deepening leaves to the tree and to the move choice.
 pub(super) struct Lead {
@@ -40,7 +40,7 @@ impl Bandwidth {
         let outcome = self.searcher.game_mut().search_root(&first, reporter, part);
         let depth = outcome.report.depth;
         self.summary.id_depth = depth;
-        let value = value_of(outcome.report.score);
+        let value = outcome.report.score.value();
         // Iterations on a mate run deep for little (the table and mate-distance pruning cut
         // them short), where probes of the other moves would not: the tree then deepens
         // from where it was, as Harris's search with deepening probes does.
@@ -83,14 +83,5 @@ impl Bandwidth {
         }
         let lead_value = choices.iter().find(|&&(c, _)| tree.node(c).mv() == code).map(|&(_, v)| v);
         !self.searcher.flatters_root(first) && lead_value.is_none_or(|v| value >= v)
-    }
-}
-
-/// The search value a reported `score` stands for (a mate at its shortest).
-fn value_of(score: Score) -> i32 {
-    match score {
-        Score::Centipawns(cp) => cp,
-        Score::Mate(moves) if moves > 0 => mate_in(2 * moves as usize - 1),
-        Score::Mate(moves) => mated_in(2 * moves.unsigned_abs() as usize),
     }
 }

@@ -1,0 +1,214 @@
+//! One self-play game: a few random opening plies, then the engine against itself on node
+//! limits (no clock), ended by the rules or adjudicated once decided or dead drawn.
+
+use std::time::Instant;
+
+use shakmaty::{Chess, Color, EnPassantMode, Position, zobrist::Zobrist64};
+
+use super::format::{GameRecord, GameResult};
+use crate::moves::encode;
+use crate::random::SplitMix;
+use crate::search::syzygy::{Syzygy, TB_WIN_BOUND};
+use crate::search::{Limits, SearchJob, Searcher, Silent, drawn_by_rule};
+
+/// Random plies before the scored game: this many, or one more (so both sides start).
+const RANDOM_PLIES: u32 = 8;
+/// An opening whose first search scores beyond this (centipawns) is drawn again.
+const MAX_OPENING_SCORE: i32 = 400;
+/// A game is won once the winner's score stays at least this...
+const WIN_SCORE: i32 = 1200;
+/// ...for this many plies in a row.
+const WIN_PLIES: usize = 6;
+/// A game is drawn once the score stays within this of zero...
+const DRAW_SCORE: i32 = 10;
+/// ...for this many plies in a row...
+const DRAW_PLIES: usize = 12;
+/// ...from this ply on.
+const DRAW_FROM_PLY: usize = 80;
+/// A game still going after this many plies is a draw.
+const MAX_PLIES: usize = 400;
+
+/// How each move is searched.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeLimits {
+    /// No iteration starts past this many nodes.
+    pub soft: u64,
+    /// The search stops at this many nodes.
+    pub hard: u64,
+}
+
+/// Plays one game with `searcher` (its memory cleared first), the opening drawn from
+/// `seed`; `tables` adjudicate positions they cover.
+pub fn play_game(searcher: &mut dyn Searcher, tables: Option<&Syzygy>, limits: NodeLimits, seed: u64) -> GameRecord {
+    let mut rng = SplitMix::new(seed);
+    loop {
+        searcher.new_game();
+        let start = random_opening(&mut rng);
+        if let Some(game) = play_from(searcher, tables, limits, start) {
+            return game;
+        }
+    }
+}
+
+/// A position after [`RANDOM_PLIES`] or one more random legal moves from the start, with
+/// moves left to play.
+fn random_opening(rng: &mut SplitMix) -> Chess {
+    'again: loop {
+        let mut pos = Chess::default();
+        for _ in 0..RANDOM_PLIES + rng.below(2) as u32 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                continue 'again;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        if !pos.legal_moves().is_empty() {
+            return pos;
+        }
+    }
+}
+
+fn key_of(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// Plays the game from `start`; `None` when the opening is too one-sided to keep.
+fn play_from(
+    searcher: &mut dyn Searcher,
+    tables: Option<&Syzygy>,
+    limits: NodeLimits,
+    start: Chess,
+) -> Option<GameRecord> {
+    let mut pos = start.clone();
+    let mut keys: Vec<u64> = Vec::new();
+    let mut plies = Vec::new();
+    let mut adjudicator = Adjudicator::default();
+    let result = loop {
+        if let Some(result) = result_by_rule(&pos, &keys) {
+            break result;
+        }
+        if let Some(result) = tables.and_then(|tables| tablebase_result(tables, &pos)) {
+            break result;
+        }
+        let job = SearchJob {
+            root: pos.clone(),
+            history: keys.clone(),
+            limits: Limits { nodes: Some(limits.hard), soft_nodes: Some(limits.soft), ..Limits::default() },
+            move_overhead: 0,
+            started: Instant::now(),
+        };
+        let outcome = searcher.search(&job, &mut Silent);
+        let best = outcome.best?;
+        let value = outcome.report.score.value();
+        if plies.is_empty() && value.abs() > MAX_OPENING_SCORE {
+            return None;
+        }
+        plies.push((encode(best), value.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
+        let white_value = if pos.turn() == Color::White { value } else { -value };
+        keys.push(key_of(&pos));
+        pos.play_unchecked(best);
+        if let Some(result) = adjudicator.after(white_value, plies.len()) {
+            break result;
+        }
+    };
+    Some(GameRecord { start, plies, result })
+}
+
+/// The result the rules give `pos` (whose earlier positions have the keys `earlier`),
+/// if the game is over.
+fn result_by_rule(pos: &Chess, earlier: &[u64]) -> Option<GameResult> {
+    if pos.is_checkmate() {
+        return Some(GameResult::win_for(!pos.turn()));
+    }
+    // Every earlier position counts as before the root: a repetition must be threefold.
+    if pos.is_stalemate() || drawn_by_rule(pos, key_of(pos), earlier, earlier.len()) {
+        return Some(GameResult::Draw);
+    }
+    None
+}
+
+/// The tables' verdict on `pos`, right after the capture or pawn move that brought it
+/// into their range (a cursed win or blessed loss is a draw).
+fn tablebase_result(tables: &Syzygy, pos: &Chess) -> Option<GameResult> {
+    if pos.halfmoves() != 0 || !tables.covers(pos) {
+        return None;
+    }
+    let value = tables.probe_value(pos, 0)?;
+    Some(if value >= TB_WIN_BOUND {
+        GameResult::win_for(pos.turn())
+    } else if value <= -TB_WIN_BOUND {
+        GameResult::win_for(!pos.turn())
+    } else {
+        GameResult::Draw
+    })
+}
+
+/// Counts the plies in a row that look won for one side or dead drawn.
+#[derive(Debug, Default)]
+struct Adjudicator {
+    white_winning: usize,
+    black_winning: usize,
+    level: usize,
+}
+
+impl Adjudicator {
+    /// Takes the score of the search at ply `ply` (from 1), from White's side; returns the
+    /// result once the game is decided.
+    fn after(&mut self, white_value: i32, ply: usize) -> Option<GameResult> {
+        let count = |on: bool, run: &mut usize| *run = if on { *run + 1 } else { 0 };
+        count(white_value >= WIN_SCORE, &mut self.white_winning);
+        count(white_value <= -WIN_SCORE, &mut self.black_winning);
+        count(white_value.abs() <= DRAW_SCORE, &mut self.level);
+        if self.white_winning >= WIN_PLIES {
+            Some(GameResult::WhiteWin)
+        } else if self.black_winning >= WIN_PLIES {
+            Some(GameResult::BlackWin)
+        } else if (self.level >= DRAW_PLIES && ply >= DRAW_FROM_PLY) || ply >= MAX_PLIES {
+            Some(GameResult::Draw)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjudication_needs_a_run_of_plies() {
+        let mut adjudicator = Adjudicator::default();
+        for ply in 1..WIN_PLIES {
+            assert_eq!(adjudicator.after(WIN_SCORE, ply), None);
+        }
+        assert_eq!(adjudicator.after(WIN_SCORE - 1, WIN_PLIES), None, "a ply below the bar breaks the run");
+        for ply in 1..WIN_PLIES {
+            assert_eq!(adjudicator.after(-WIN_SCORE, WIN_PLIES + ply), None);
+        }
+        assert_eq!(adjudicator.after(-WIN_SCORE, 2 * WIN_PLIES), Some(GameResult::BlackWin));
+
+        let mut level = Adjudicator::default();
+        for ply in 1..=DRAW_PLIES {
+            assert_eq!(level.after(0, ply), None, "too early for a draw");
+        }
+        assert_eq!(level.after(DRAW_SCORE, DRAW_FROM_PLY), Some(GameResult::Draw));
+        assert_eq!(Adjudicator::default().after(500, MAX_PLIES), Some(GameResult::Draw));
+    }
+
+    #[test]
+    fn the_rules_end_games() {
+        let mated: Chess = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(result_by_rule(&mated, &[]), Some(GameResult::BlackWin));
+        let bare: Chess = "8/8/4k3/8/8/3K4/8/8 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(result_by_rule(&bare, &[]), Some(GameResult::Draw));
+        assert_eq!(result_by_rule(&Chess::default(), &[]), None);
+    }
+}
