@@ -3,25 +3,62 @@
 //!
 //! `cargo run --release --example ordering [depth]` (default depth 8).
 
-use harrier::bench;
-use harrier::search::alphabeta::Features;
+use harrier::bench::{self, BenchResult};
+use harrier::search::alphabeta::presets::{Full, Preset};
+
+/// The full search without killers and history.
+struct FullWithoutOrdering;
+
+impl Preset for FullWithoutOrdering {
+    const KILLERS: bool = false;
+    const HISTORY: bool = false;
+}
+
+/// No pruning: the table, quiescence, killers and history.
+struct Unpruned;
+
+impl Preset for Unpruned {
+    const QUIESCENCE_SEE: bool = false;
+    const DELTA_PRUNING: bool = false;
+    const SEE_ORDERING: bool = false;
+    const PRUNING: bool = false;
+    const MATE_DISTANCE: bool = false;
+    const CORRECTION: bool = false;
+    const CHECK_EXTENSION: bool = false;
+    const ASPIRATION: bool = false;
+}
+
+/// [`Unpruned`] without killers and history.
+struct UnprunedWithoutOrdering;
+
+impl Preset for UnprunedWithoutOrdering {
+    const KILLERS: bool = false;
+    const HISTORY: bool = false;
+    const QUIESCENCE_SEE: bool = false;
+    const DELTA_PRUNING: bool = false;
+    const SEE_ORDERING: bool = false;
+    const PRUNING: bool = false;
+    const MATE_DISTANCE: bool = false;
+    const CORRECTION: bool = false;
+    const CHECK_EXTENSION: bool = false;
+    const ASPIRATION: bool = false;
+}
+
+/// A bench run at a depth with one preset.
+type Run = fn(u32) -> BenchResult;
 
 fn main() {
     let depth = std::env::args().nth(1).and_then(|d| d.parse().ok()).unwrap_or(8);
-    let without = Features { killers: false, history: false, ..Features::FULL };
-    let plain_with =
-        Features { transposition_table: true, quiescence: true, killers: true, history: true, ..Features::PLAIN };
-    let plain_without = Features { killers: false, history: false, ..plain_with };
-    let runs = [
-        ("full search, killers+history", Features::FULL),
-        ("full search, neither", without),
-        ("no pruning, killers+history", plain_with),
-        ("no pruning, neither", plain_without),
+    let runs: [(&str, Run); 4] = [
+        ("full search, killers+history", |d| bench::run_preset::<Full>(d, |_, _| {})),
+        ("full search, neither", |d| bench::run_preset::<FullWithoutOrdering>(d, |_, _| {})),
+        ("no pruning, killers+history", |d| bench::run_preset::<Unpruned>(d, |_, _| {})),
+        ("no pruning, neither", |d| bench::run_preset::<UnprunedWithoutOrdering>(d, |_, _| {})),
     ];
     let nodes: Vec<u64> = runs
         .iter()
-        .map(|(name, features)| {
-            let result = bench::run(depth, *features, |_, _| {});
+        .map(|(name, run)| {
+            let result = run(depth);
             println!("{name:<32} depth {depth}: {:>12} nodes {:>8.2} s", result.nodes, result.elapsed.as_secs_f64());
             result.nodes
         })

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Chess};
 
 use crate::engine::game::parse_fen;
-use crate::search::alphabeta::{AlphaBeta, Features};
+use crate::engine::searchers::alpha_beta_probers;
+use crate::search::alphabeta::AlphaBeta;
+use crate::search::alphabeta::presets::{Full, Minimax, Preset, Selectivity};
 use crate::search::bandwidth::Bandwidth;
 use crate::search::bandwidth::params::BandwidthParams;
 use crate::search::{Limits, SearchJob, Searcher, Signals, Silent};
@@ -83,17 +85,24 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` with the given features; `each` sees the
+/// Searches every bench position to `depth` with the given selectivity; `each` sees the
 /// index and node count of every position as it finishes.
-pub fn run(depth: u32, features: Features, mut each: impl FnMut(usize, u64)) -> BenchResult {
+pub fn run(depth: u32, selectivity: Selectivity, each: impl FnMut(usize, u64)) -> BenchResult {
+    match selectivity {
+        Selectivity::Full => run_preset::<Full>(depth, each),
+        Selectivity::Minimax => run_preset::<Minimax>(depth, each),
+    }
+}
+
+/// [`run`] with the preset `P`, for measuring a part of the search.
+pub fn run_preset<P: Preset>(depth: u32, mut each: impl FnMut(usize, u64)) -> BenchResult {
     let signals = Arc::new(Signals::default());
-    let mut searcher = AlphaBeta::new(BENCH_HASH_MB, signals).expect("16 MB fits in memory");
-    searcher.features = features;
+    let mut searcher = AlphaBeta::new(BENCH_HASH_MB, Selectivity::Full, signals).expect("16 MB fits in memory");
     over_positions(
         Limits { depth: Some(depth), ..Limits::default() },
         |job| {
             searcher.new_game();
-            searcher.search(job, &mut Silent);
+            searcher.search_with::<P>(job, &mut Silent);
             searcher.nodes()
         },
         &mut each,
@@ -104,8 +113,8 @@ pub fn run(depth: u32, features: Features, mut each: impl FnMut(usize, u64)) -> 
 /// from a fresh tree, with the default settings.
 pub fn run_bandwidth(nodes: u64, mut each: impl FnMut(usize, u64)) -> BenchResult {
     let signals = Arc::new(Signals::default());
-    let mut searcher =
-        Bandwidth::new(BENCH_HASH_MB, BandwidthParams::default(), signals).expect("16 MB fits in memory");
+    let mut searcher = Bandwidth::new(BENCH_HASH_MB, BandwidthParams::default(), alpha_beta_probers(), signals)
+        .expect("16 MB fits in memory");
     over_positions(
         Limits { nodes: Some(nodes), ..Limits::default() },
         |job| {
@@ -142,8 +151,8 @@ mod tests {
 
     #[test]
     fn node_count_is_deterministic() {
-        let first = run(5, Features::FULL, |_, _| {});
-        let second = run(5, Features::FULL, |_, _| {});
+        let first = run(5, Selectivity::Full, |_, _| {});
+        let second = run(5, Selectivity::Full, |_, _| {});
         assert_eq!(first.nodes, second.nodes);
         assert!(first.nodes > POSITIONS.len() as u64);
     }

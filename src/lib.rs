@@ -14,3 +14,4 @@ pub mod random;
 pub mod search;
 pub mod tune;
 pub mod uci;
+pub mod zobrist;

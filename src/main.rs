@@ -10,7 +10,7 @@ use harrier::engine::searchers::SearchMode;
 use harrier::epd::{EpdLimit, EpdSearcher, run_suite};
 use harrier::moves::uci_text;
 use harrier::perft::divide;
-use harrier::search::alphabeta::Features;
+use harrier::search::alphabeta::presets::Selectivity;
 use harrier::search::bandwidth::params::BandwidthStyle;
 use harrier::tune::{self, TuneSettings};
 use shakmaty::{CastlingMode, Chess, Position};
@@ -106,13 +106,13 @@ fn bench_command(args: &[String]) -> Result<(), String> {
         }
         Some("--minimax") => {
             let depth = depth_arg(args.get(1), bench::DEFAULT_MINIMAX_DEPTH)?;
-            let result = bench::run(depth, Features::MINIMAX, progress);
+            let result = bench::run(depth, Selectivity::Minimax, progress);
             eprintln!("minimax, depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
             result
         }
         _ => {
             let depth = depth_arg(args.first(), bench::DEFAULT_DEPTH)?;
-            let result = bench::run(depth, Features::FULL, progress);
+            let result = bench::run(depth, Selectivity::Full, progress);
             eprintln!("depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
             result
         }

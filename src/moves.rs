@@ -78,6 +78,20 @@ pub const fn role_value(role: Role) -> i32 {
     }
 }
 
+/// The MVV-LVA key: most valuable victim first, least valuable attacker among equals.
+#[inline]
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = if m.is_en_passant() { role_value(Role::Pawn) } else { m.capture().map_or(0, role_value) };
+    let promotion = m.promotion().map_or(0, role_value);
+    (victim + promotion) * 8 - m.role() as i32
+}
+
+/// True for moves that change material: captures and promotions.
+#[inline]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,12 +7,12 @@
 
 use harrier::moves::MoveCode;
 use harrier::search::MATE;
-use harrier::search::bandwidth::game::{GameTree, Window};
+use harrier::search::bandwidth::best_first::{BestFirst, Step, back_up, son_window};
+use harrier::search::bandwidth::game_tree::{GameTree, Window};
 use harrier::search::bandwidth::params::{
     BandwidthParams, BandwidthStyle, HYBRID_FULL_TAPER_LEVELS, HYBRID_LOOK_AHEAD_TAPER, LOOK_AHEAD_TAPER, MAX_BAND,
     UNCONFIRMED_DISCOUNT_CP,
 };
-use harrier::search::bandwidth::searcher::{Searcher, Step, back_up, son_window};
 use harrier::search::bandwidth::synthetic::{LookAheadTree, UniformPos, UniformTree};
 use harrier::search::bandwidth::tree::{CUT, DROPPED, EXHAUSTED, PROVEN, TERMINAL};
 
@@ -32,13 +32,13 @@ fn never() -> bool {
     false
 }
 
-fn uniform_searcher(tree: UniformTree, p: BandwidthParams) -> Searcher<UniformTree> {
+fn uniform_searcher(tree: UniformTree, p: BandwidthParams) -> BestFirst<UniformTree> {
     let root = tree.root();
-    Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap()
+    BestFirst::new(tree, root, p, SYNTHETIC_CAP).unwrap()
 }
 
 /// Expands until nothing in the band is left; returns the number of expansions.
-fn run_to_end<G: GameTree>(searcher: &mut Searcher<G>, budget: u64) -> u64 {
+fn run_to_end<G: GameTree>(searcher: &mut BestFirst<G>, budget: u64) -> u64 {
     for n in 0..budget {
         match searcher.step(&mut never) {
             Step::Expanded => {}
@@ -185,7 +185,7 @@ fn wrong_seeds_with_deepening(seeds: std::ops::Range<u64>) -> Vec<u64> {
             let tree = LookAheadTree::new(UniformTree::random(3, 6, seed, 200, 200));
             let exact = tree.tree().minimax();
             let root = tree.tree().root();
-            let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+            let mut searcher = BestFirst::new(tree, root, p, SYNTHETIC_CAP).unwrap();
             for _ in 0..100_000 {
                 match searcher.step(&mut never) {
                     Step::Expanded | Step::Refreshed | Step::Deepened => {}
@@ -247,7 +247,7 @@ fn a_sons_window_follows_its_fathers_window_and_the_band_of_its_brothers() {
 /// left to expand). Returns the moves of the root sons the runner-up challenge looked at
 /// further ahead than the schedule asked: the lines grown below such a son keep that look,
 /// since a line loses no more than the taper by growing.
-fn run_to_settled_expansion(searcher: &mut Searcher<LookAheadTree>, enough: u32) -> Vec<MoveCode> {
+fn run_to_settled_expansion(searcher: &mut BestFirst<LookAheadTree>, enough: u32) -> Vec<MoveCode> {
     let mut looked_further = Vec::new();
     for _ in 0..100_000 {
         let before = searcher.probe_depth();
@@ -280,7 +280,7 @@ fn each_double_expansion_below_the_root_tapers_the_look_ahead_of_its_tips() {
     let tree = LookAheadTree::new(UniformTree::random(3, 12, 7, 200, 200));
     let root = tree.tree().root();
     let p = hybrid(0);
-    let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+    let mut searcher = BestFirst::new(tree, root, p, SYNTHETIC_CAP).unwrap();
     // At a look-ahead where the levels checked below are still above the base.
     let looked_further = run_to_settled_expansion(&mut searcher, (1 + hybrid_taper(3)).max(6));
     // The root's sons and grandsons look as far ahead as the search does; a son valued by
@@ -322,7 +322,7 @@ fn a_move_that_extends_its_line_gives_every_tip_below_it_a_ply_more_look_ahead()
     let tree = LookAheadTree::with_extending_move(UniformTree::random(3, 12, 7, 200, 200), 1);
     let root = tree.tree().root();
     let p = hybrid(0);
-    let mut searcher = Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap();
+    let mut searcher = BestFirst::new(tree, root, p, SYNTHETIC_CAP).unwrap();
     let looked_further = run_to_settled_expansion(&mut searcher, 4);
     let extending = searcher.game().code(1);
     assert_eq!(searcher.look_ahead_at(2, 1), searcher.look_ahead_at(2, 0) + 1);
@@ -349,11 +349,11 @@ fn a_move_that_extends_its_line_gives_every_tip_below_it_a_ply_more_look_ahead()
 /// The hybrid's searcher with band 0 on a random tree (branching 4, depth 8) whose
 /// estimates look ahead: as the look-ahead deepens, its best son's value often falls below
 /// the bounds that scouts gave its brothers.
-fn narrow_deepening_searcher(seed: u64) -> Searcher<LookAheadTree> {
+fn narrow_deepening_searcher(seed: u64) -> BestFirst<LookAheadTree> {
     let p = hybrid(0);
     let tree = LookAheadTree::new(UniformTree::random(4, 8, seed, 200, 200));
     let root = tree.tree().root();
-    Searcher::new(tree, root, p, SYNTHETIC_CAP).unwrap()
+    BestFirst::new(tree, root, p, SYNTHETIC_CAP).unwrap()
 }
 
 #[test]
@@ -440,7 +440,7 @@ fn the_last_trusted_best_son_keeps_its_place_until_a_brother_is_confirmed_better
 
 /// Checks which sons of `father` are out of the band and, in strict mode, dropped (never
 /// the root's: its moves stay selectable).
-fn assert_only_worst_dropped(searcher: &Searcher<UniformTree>, father: u32, strict: bool) {
+fn assert_only_worst_dropped(searcher: &BestFirst<UniformTree>, father: u32, strict: bool) {
     let tree = searcher.tree();
     let sons: Vec<u32> = tree.children(father).collect();
     assert_eq!(sons.len(), 3);
@@ -502,7 +502,7 @@ fn a_band_narrowed_between_steps_ends_the_search() {
     let leaves = (0..16).map(|k| if k < 8 { 0 } else { -50 }).collect();
     let wide = BandwidthParams { band: 100, depth_penalty: 0, ..BandwidthParams::default() };
     let mut searcher = uniform_searcher(UniformTree::new(2, 4, leaves), wide);
-    let first_son = |s: &Searcher<UniformTree>| s.tree().children(s.tree().root()).start;
+    let first_son = |s: &BestFirst<UniformTree>| s.tree().children(s.tree().root()).start;
     loop {
         assert_eq!(searcher.step(&mut never), Step::Expanded);
         if !searcher.root().is_tip() && searcher.tree().node(first_son(&searcher)).has(EXHAUSTED) {

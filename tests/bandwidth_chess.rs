@@ -8,13 +8,14 @@ mod common;
 use std::sync::Arc;
 use std::time::Instant;
 
+use harrier::engine::searchers::alpha_beta_probers;
 use harrier::moves::{decode, encode, parse_uci};
-use harrier::search::alphabeta::Features;
+use harrier::search::alphabeta::presets::Minimax;
 use harrier::search::bandwidth::Bandwidth;
+use harrier::search::bandwidth::best_first::{BestFirst, Step};
 use harrier::search::bandwidth::chess::{ChessPos, ChessTree};
-use harrier::search::bandwidth::game::GameTree;
+use harrier::search::bandwidth::game_tree::GameTree;
 use harrier::search::bandwidth::params::{BandwidthParams, BandwidthStyle, LOOK_AHEAD_TAPER};
-use harrier::search::bandwidth::searcher::{Searcher, Step};
 use harrier::search::bandwidth::synthetic::RandomTree;
 use harrier::search::bandwidth::tree::DROPPED;
 use harrier::search::{Limits, Score, SearchJob, Searcher as _, Signals, Silent};
@@ -43,7 +44,7 @@ fn job(root: Chess, history: Vec<u64>, limits: Limits) -> SearchJob {
 }
 
 fn bandwidth(p: BandwidthParams) -> Bandwidth {
-    Bandwidth::new(CHESS_MB, p, Arc::new(Signals::default())).unwrap()
+    Bandwidth::new(CHESS_MB, p, alpha_beta_probers(), Arc::new(Signals::default())).unwrap()
 }
 
 fn nodes(n: u64) -> Limits {
@@ -128,7 +129,7 @@ fn a_strict_drop_never_hides_an_escape_from_a_mate() {
         {
             // Full-width alpha-beta to the mate's depth proves any mate that short.
             let depth = 2 * moves as u32 - 1;
-            let reference = common::searching::search(&pos, &[], depth, Features::MINIMAX).report.score;
+            let reference = common::searching::search::<Minimax>(&pos, &[], depth).report.score;
             assert!(
                 matches!(reference, Score::Mate(m) if m > 0 && m <= moves),
                 "{fen}: strict Harris claims mate in {moves}, full-width depth {depth} says {reference:?}"
@@ -265,7 +266,7 @@ fn a_reply_never_generated_or_dropped_gives_a_fresh_root() {
 /// Steps a searcher through `expansions` expansions (and the revaluations of tips between
 /// them), checking the cap after every step and that compaction keeps the root value and
 /// the principal line.
-fn run_under_cap<G: GameTree>(searcher: &mut Searcher<G>, expansions: u64, check_every: u64) {
+fn run_under_cap<G: GameTree>(searcher: &mut BestFirst<G>, expansions: u64, check_every: u64) {
     let cap = searcher.tree().cap();
     for n in 0..expansions {
         while searcher.step(&mut never) == Step::Refreshed {}
@@ -292,15 +293,15 @@ fn memory_cap_holds_over_many_expansions() {
     // by subtree size may then move after a collapse shrinks one of them.
     let p =
         BandwidthParams { style: BandwidthStyle::Harris, depth_penalty: 10, band: 100, ..BandwidthParams::default() };
-    let mut searcher = Searcher::new(game, root, p, 20_000).unwrap();
+    let mut searcher = BestFirst::new(game, root, p, 20_000).unwrap();
     run_under_cap(&mut searcher, 100_000, 1000);
 
     let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
-    let mut game = ChessTree::new(1 << 20, 4, Arc::new(Signals::default())).unwrap();
+    let mut game = ChessTree::new(1 << 20, 4, &alpha_beta_probers(), Arc::new(Signals::default())).unwrap();
     game.set_history(&[]);
     // Harris's style with quiescence tips: the look-ahead never deepens.
     let p = BandwidthParams { style: BandwidthStyle::Harris, tip_probe_depth: 0, ..BandwidthParams::default() };
-    let mut searcher = Searcher::new(game, ChessPos::new(pos.clone()), p, 20_000).unwrap();
+    let mut searcher = BestFirst::new(game, ChessPos::new(pos.clone()), p, 20_000).unwrap();
     run_under_cap(&mut searcher, 300, 50);
     let best = decode(&pos, searcher.principal_line()[0]).unwrap();
     assert!(pos.is_legal(best));
@@ -351,7 +352,8 @@ fn search_limits_are_respected() {
     // A stop before the search still gives a legal move, from the static fallback: even the
     // first expansion may be aborted (with tip probes it can outlast a short clock).
     let signals = Arc::new(Signals::default());
-    let mut searcher = Bandwidth::new(CHESS_MB, BandwidthParams::default(), signals.clone()).unwrap();
+    let mut searcher =
+        Bandwidth::new(CHESS_MB, BandwidthParams::default(), alpha_beta_probers(), signals.clone()).unwrap();
     signals.request_stop();
     let limits = Limits { infinite: true, ..Limits::default() };
     let outcome = searcher.search(&job(pos.clone(), Vec::new(), limits), &mut Silent);
@@ -449,7 +451,8 @@ fn a_found_mate_survives_re_rooting() {
 #[test]
 fn pondering_grows_the_expected_replys_subtree_and_a_miss_starts_afresh() {
     let signals = Arc::new(Signals::default());
-    let mut searcher = Bandwidth::new(CHESS_MB, BandwidthParams::default(), signals.clone()).unwrap();
+    let mut searcher =
+        Bandwidth::new(CHESS_MB, BandwidthParams::default(), alpha_beta_probers(), signals.clone()).unwrap();
     // A search can end just after its principal line changed, with the new expected reply
     // still a tip (or not in the tree): the search goes on (on the same tree) until that
     // reply has sons.
@@ -499,13 +502,13 @@ fn pondering_grows_the_expected_replys_subtree_and_a_miss_starts_afresh() {
 #[test]
 fn a_frozen_tree_deepens_its_tips_instead_of_growing() {
     let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9");
-    let mut game = ChessTree::new(1 << 20, 4, Arc::new(Signals::default())).unwrap();
+    let mut game = ChessTree::new(1 << 20, 4, &alpha_beta_probers(), Arc::new(Signals::default())).unwrap();
     game.set_history(&[]);
     // Harris's style, whose look-ahead never deepens by expansion count: only freezing
     // raises it here. A band wide enough that collapsing out-of-band subtrees cannot keep
     // up with the growth.
     let p = BandwidthParams { style: BandwidthStyle::Harris, band: 30, ..BandwidthParams::default() };
-    let mut searcher = Searcher::new(game, ChessPos::new(pos.clone()), p, 1).unwrap();
+    let mut searcher = BestFirst::new(game, ChessPos::new(pos.clone()), p, 1).unwrap();
     let cap = searcher.tree().cap();
     let mut steps = 0;
     while !searcher.is_frozen() {

@@ -3,7 +3,7 @@
 //! the new alpha-beta count in its commit message (`Bench: <nodes>`).
 
 use harrier::bench;
-use harrier::search::alphabeta::Features;
+use harrier::search::alphabeta::presets::Selectivity;
 
 /// `harrier bench`'s node count.
 const ALPHA_BETA_SIGNATURE: u64 = 2_450_773;
@@ -14,7 +14,7 @@ const MINIMAX_SIGNATURE: u64 = 5_889_689;
 
 #[test]
 fn alpha_beta_bench_signature_is_unchanged() {
-    let nodes = bench::run(bench::DEFAULT_DEPTH, Features::FULL, |_, _| {}).nodes;
+    let nodes = bench::run(bench::DEFAULT_DEPTH, Selectivity::Full, |_, _| {}).nodes;
     assert_eq!(nodes, ALPHA_BETA_SIGNATURE, "harrier bench now gives {nodes} nodes");
 }
 
@@ -26,6 +26,6 @@ fn bandwidth_bench_signature_is_unchanged() {
 
 #[test]
 fn minimax_bench_signature_is_unchanged() {
-    let nodes = bench::run(bench::DEFAULT_MINIMAX_DEPTH, Features::MINIMAX, |_, _| {}).nodes;
+    let nodes = bench::run(bench::DEFAULT_MINIMAX_DEPTH, Selectivity::Minimax, |_, _| {}).nodes;
     assert_eq!(nodes, MINIMAX_SIGNATURE, "harrier bench --minimax now gives {nodes} nodes");
 }

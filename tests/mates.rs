@@ -9,9 +9,9 @@ use std::collections::HashSet;
 use std::process::Command;
 
 use common::searching::*;
+use harrier::search::MATE_SEARCH_EXTRA_PLIES;
 use harrier::search::Score;
-use harrier::search::alphabeta::Features;
-use harrier::search::alphabeta::params::MATE_SEARCH_EXTRA_PLIES;
+use harrier::search::alphabeta::presets::{Full, Plain};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position, Role};
 
@@ -147,10 +147,10 @@ fn go_mate_depth(record: &MateRecord) -> u32 {
 /// The full engine at the depth `depth_of` gives each record reports the exact mate
 /// distance and plays a move that mates that fast.
 fn check_engine_mates(records: &[MateRecord], depth_of: impl Fn(&MateRecord) -> u32) -> Vec<String> {
-    let mut s = searcher(Features::FULL);
+    let mut s = searcher();
     let mut failures = Vec::new();
     for r in records {
-        let outcome = search_with(&mut s, &r.pos, &[], depth_of(r));
+        let outcome = search_with::<Full>(&mut s, &r.pos, &[], depth_of(r));
         let best = outcome.best.expect("a move");
         if outcome.report.score != Score::Mate(r.dm as i32) || !mating_move(&r.pos, best, r.dm) {
             failures.push(format!("{}: {} {:?} (mate in {})", r.id, uci(best), outcome.report.score, r.dm));
@@ -181,9 +181,9 @@ fn engine_finds_every_mate_with_deep_selective_search() {
 fn plain_search_proves_every_mate() {
     let mut records = mate_records(MATES);
     records.extend(mate_records(MATES_HARD));
-    let mut s = searcher(Features::PLAIN);
+    let mut s = searcher();
     for r in &records {
-        let outcome = search_with(&mut s, &r.pos, &[], 2 * r.dm);
+        let outcome = search_with::<Plain>(&mut s, &r.pos, &[], 2 * r.dm);
         let best = outcome.best.expect("a move");
         assert_eq!(outcome.report.score, Score::Mate(r.dm as i32), "{}", r.id);
         assert!(mating_move(&r.pos, best, r.dm), "{}: {} does not mate in {}", r.id, uci(best), r.dm);

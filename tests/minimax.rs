@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use common::searching::*;
 use common::{Harrier, PROMPT, TIMEOUT, WATCH, position};
 use harrier::engine::searchers::{self, SearchMode};
-use harrier::search::alphabeta::Features;
+use harrier::search::alphabeta::presets::Preset;
 use harrier::search::{INFINITY, Limits, Score, SearchJob, Signals, Silent, mated_in};
 use shakmaty::{Chess, Position};
 
@@ -51,6 +51,29 @@ fn positions() -> Vec<Chess> {
     harrier::bench::POSITIONS.iter().chain(extra.iter()).map(|fen| chess(fen)).collect()
 }
 
+/// The minimax preset without the transposition table.
+struct MinimaxWithoutTable;
+
+impl Preset for MinimaxWithoutTable {
+    const TRANSPOSITION_TABLE: bool = false;
+    const DELTA_PRUNING: bool = false;
+    const PRUNING: bool = false;
+    const CORRECTION: bool = false;
+    const CHECK_EXTENSION: bool = false;
+    const ASPIRATION: bool = false;
+}
+
+/// [`MinimaxWithoutTable`] with quiescence's delta pruning.
+struct MinimaxWithDeltaPruning;
+
+impl Preset for MinimaxWithDeltaPruning {
+    const TRANSPOSITION_TABLE: bool = false;
+    const PRUNING: bool = false;
+    const CORRECTION: bool = false;
+    const CHECK_EXTENSION: bool = false;
+    const ASPIRATION: bool = false;
+}
+
 /// The searcher of minimax mode, as the engine builds it.
 fn minimax_mode() -> Box<dyn harrier::search::Searcher> {
     searchers::build(SearchMode::Minimax, 16, &[], Arc::new(Signals::default())).expect("a 16 MB table")
@@ -74,12 +97,11 @@ fn search_mode(s: &mut dyn harrier::search::Searcher, root: &Chess, depth: u32) 
 /// earlier searches), so it must return the minimax value, and play a move worth it.
 #[test]
 fn minimax_mode_without_the_table_equals_minimax() {
-    let features = Features { transposition_table: false, ..Features::MINIMAX };
-    let mut s = searcher(features);
+    let mut s = searcher();
     for depth in [2, 3] {
         for pos in positions() {
             let expected = minimax(&pos, depth, 0);
-            let outcome = search_with(&mut s, &pos, &[], depth);
+            let outcome = search_with::<MinimaxWithoutTable>(&mut s, &pos, &[], depth);
             let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal);
             assert_eq!(outcome.report.score, Score::from_value(expected), "depth {depth}: {fen}");
             let best = outcome.best.expect("a move");
@@ -110,11 +132,11 @@ fn minimax_mode_equals_minimax() {
 /// the choice would be untested.)
 #[test]
 fn delta_pruning_would_break_the_equality() {
-    let features = Features { transposition_table: false, delta_pruning: true, ..Features::MINIMAX };
-    let mut s = searcher(features);
-    let differs = positions()
-        .iter()
-        .any(|pos| search_with(&mut s, pos, &[], 2).report.score != Score::from_value(minimax(pos, 2, 0)));
+    let mut s = searcher();
+    let differs = positions().iter().any(|pos| {
+        search_with::<MinimaxWithDeltaPruning>(&mut s, pos, &[], 2).report.score
+            != Score::from_value(minimax(pos, 2, 0))
+    });
     assert!(differs);
 }
 

@@ -12,8 +12,9 @@ use common::Harrier;
 use common::searching::*;
 use harrier::engine::game::Game;
 use harrier::eval::evaluate;
-use harrier::search::alphabeta::{Features, ProbeLimits};
-use harrier::search::{INFINITY, Score, Searcher, mated_in};
+use harrier::search::alphabeta::presets::{Full, Plain, Preset};
+use harrier::search::probe::ProbeLimits;
+use harrier::search::{INFINITY, Score, SearchOutcome, Searcher, mated_in};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
@@ -160,9 +161,9 @@ const WALK_STARTS: &[&str] = &[
 fn compare_with_minimax(samples: &[Sample], depth: u32) -> (DrawStats, u64) {
     let mut stats = DrawStats::default();
     let mut nodes = 0;
-    let mut s = searcher(Features::PLAIN);
+    let mut s = searcher();
     for sample in samples {
-        let outcome = search_with(&mut s, &sample.root, &sample.history, depth);
+        let outcome = search_with::<Plain>(&mut s, &sample.root, &sample.history, depth);
         nodes += s.nodes();
         let mut keys = sample.history.clone();
         keys.push(key(&sample.root));
@@ -194,6 +195,55 @@ fn samples_for(seed: u64, walks: usize, plies: usize, skip: usize, every: usize)
         samples.extend(all.into_iter().step_by(every));
     }
     samples
+}
+
+/// A search of `root` to `depth` with the full preset and with the plain one, each named.
+fn full_and_plain(root: &Chess, history: &[u64], depth: u32) -> [(&'static str, SearchOutcome); 2] {
+    [("full", search::<Full>(root, history, depth)), ("plain", search::<Plain>(root, history, depth))]
+}
+
+/// The full preset without pruning and without the filters of quiescence that depend on
+/// the window or on exchanges: its quiescence is exact.
+struct FullWithoutPruning;
+
+impl Preset for FullWithoutPruning {
+    const PRUNING: bool = false;
+    const QUIESCENCE_SEE: bool = false;
+    const DELTA_PRUNING: bool = false;
+    const CORRECTION: bool = false;
+}
+
+/// Plain alpha-beta with quiescence at the leaves.
+struct PlainWithQuiescence;
+
+impl Preset for PlainWithQuiescence {
+    const TRANSPOSITION_TABLE: bool = false;
+    const QUIESCENCE_SEE: bool = false;
+    const DELTA_PRUNING: bool = false;
+    const KILLERS: bool = false;
+    const HISTORY: bool = false;
+    const SEE_ORDERING: bool = false;
+    const PRUNING: bool = false;
+    const MATE_DISTANCE: bool = false;
+    const CORRECTION: bool = false;
+    const CHECK_EXTENSION: bool = false;
+    const ASPIRATION: bool = false;
+}
+
+/// [`PlainWithQuiescence`] with the transposition table.
+struct PlainWithTable;
+
+impl Preset for PlainWithTable {
+    const QUIESCENCE_SEE: bool = false;
+    const DELTA_PRUNING: bool = false;
+    const KILLERS: bool = false;
+    const HISTORY: bool = false;
+    const SEE_ORDERING: bool = false;
+    const PRUNING: bool = false;
+    const MATE_DISTANCE: bool = false;
+    const CORRECTION: bool = false;
+    const CHECK_EXTENSION: bool = false;
+    const ASPIRATION: bool = false;
 }
 
 #[test]
@@ -235,14 +285,14 @@ fn alpha_beta_equals_minimax_in_endgames_at_depth_5() {
 #[test]
 fn full_search_visits_fewer_nodes_than_plain() {
     let samples = samples_for(0x4E4F_4445_5321_0001, 1, 20, 8, 6);
-    let mut full = searcher(Features::FULL);
-    let mut plain = searcher(Features::PLAIN);
+    let mut full = searcher();
+    let mut plain = searcher();
     for depth in [3, 4, 5] {
         let (mut full_nodes, mut plain_nodes) = (0u64, 0u64);
         for sample in samples.iter().filter(|s| !s.root.legal_moves().is_empty()) {
-            search_with(&mut full, &sample.root, &sample.history, depth);
+            search_with::<Full>(&mut full, &sample.root, &sample.history, depth);
             full_nodes += full.nodes();
-            search_with(&mut plain, &sample.root, &sample.history, depth);
+            search_with::<Plain>(&mut plain, &sample.root, &sample.history, depth);
             plain_nodes += plain.nodes();
         }
         // Pruning, the table and quiescence must pay for themselves, more so with depth.
@@ -260,19 +310,22 @@ fn full_search_visits_fewer_nodes_than_plain() {
 /// and its null-window answers are bounds on the right side of it.
 #[test]
 fn quiescence_with_the_table_agrees_with_the_reference() {
-    let no_pruning =
-        Features { pruning: false, quiescence_see: false, delta_pruning: false, correction: false, ..Features::FULL };
-    let mut s = searcher(no_pruning);
+    let mut s = searcher();
     for fen in harrier::bench::POSITIONS {
         let pos = chess(fen);
         let exact = reference_quiescence(&pos, 0, -INFINITY, INFINITY, false);
         s.new_game();
         for _ in 0..2 {
-            assert_eq!(s.probe(&pos, &[], 0, (-INFINITY, INFINITY), ProbeLimits::default()), Some(exact), "{fen}");
+            assert_eq!(
+                s.probe_with::<FullWithoutPruning>(&pos, &[], 0, (-INFINITY, INFINITY), ProbeLimits::default()),
+                Some(exact),
+                "{fen}"
+            );
         }
         for delta in [-60, -1, 0, 1, 60] {
             let beta = exact + delta;
-            let value = s.probe(&pos, &[], 0, (beta - 1, beta), ProbeLimits::default()).unwrap();
+            let value =
+                s.probe_with::<FullWithoutPruning>(&pos, &[], 0, (beta - 1, beta), ProbeLimits::default()).unwrap();
             if exact >= beta {
                 assert!(value >= beta && value <= exact, "{fen}: beta {beta}, value {value}, exact {exact}");
             } else {
@@ -280,7 +333,7 @@ fn quiescence_with_the_table_agrees_with_the_reference() {
             }
         }
         assert_eq!(
-            s.probe(&pos, &[], 0, (-INFINITY, INFINITY), ProbeLimits::default()),
+            s.probe_with::<FullWithoutPruning>(&pos, &[], 0, (-INFINITY, INFINITY), ProbeLimits::default()),
             Some(exact),
             "{fen}: after the bounds"
         );
@@ -291,12 +344,10 @@ fn quiescence_with_the_table_agrees_with_the_reference() {
 /// fixed-depth search with quiescence: the same values with and without it.
 #[test]
 fn the_table_keeps_plain_search_values() {
-    let with_table = Features { transposition_table: true, quiescence: true, ..Features::PLAIN };
-    let without = Features { quiescence: true, ..Features::PLAIN };
     for fen in harrier::bench::POSITIONS.iter().step_by(4) {
         let pos = chess(fen);
-        let a = search(&pos, &[], 3, with_table).report.score;
-        let b = search(&pos, &[], 3, without).report.score;
+        let a = search::<PlainWithTable>(&pos, &[], 3).report.score;
+        let b = search::<PlainWithQuiescence>(&pos, &[], 3).report.score;
         assert_eq!(a, b, "{fen}");
     }
 }
@@ -348,17 +399,16 @@ fn perpetual_check_a_queen_down_is_a_draw() {
     let lost = chess("8/7k/8/8/8/8/qq4PP/3Q3K w - - 0 1");
     assert!(!forces_perpetual(&lost, &mut vec![key(&lost)], 8));
 
-    for features in [Features::FULL, Features::PLAIN] {
-        let outcome = search(&drawn, &[], 8, features);
-        assert_eq!(outcome.report.score, Score::Centipawns(0), "{features:?}");
-        assert_eq!(outcome.best.map(uci).as_deref(), Some("d1h5"), "{features:?}");
+    for (preset, outcome) in full_and_plain(&drawn, &[], 8) {
+        assert_eq!(outcome.report.score, Score::Centipawns(0), "{preset}");
+        assert_eq!(outcome.best.map(uci).as_deref(), Some("d1h5"), "{preset}");
     }
-    let outcome = search(&lost, &[], 8, Features::FULL);
+    let outcome = search::<Full>(&lost, &[], 8);
     assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
 
     // The same with colours reversed, Black to move.
     let mirrored = chess("3q3k/QQ4pp/8/8/8/8/6PK/8 b - - 0 1");
-    let outcome = search(&mirrored, &[], 8, Features::FULL);
+    let outcome = search::<Full>(&mirrored, &[], 8);
     assert_eq!(outcome.report.score, Score::Centipawns(0));
     assert_eq!(outcome.best.map(uci).as_deref(), Some("d8h4"));
 }
@@ -370,15 +420,15 @@ fn repeating_the_root_once_is_not_yet_a_draw() {
     // leaf after Kg8 (two queens up). At depth 6 it reaches Kg8 again, a repetition of a
     // position after the root: a draw.
     let root = chess("8/6pk/8/7Q/8/8/qq4PP/7K b - - 1 1");
-    let outcome = search(&root, &[], 5, Features::PLAIN);
+    let outcome = search::<Plain>(&root, &[], 5);
     assert!(centipawns(outcome.report.score) > 300, "{:?}", outcome.report.score);
-    let outcome = search(&root, &[], 6, Features::PLAIN);
+    let outcome = search::<Plain>(&root, &[], 6);
     assert_eq!(outcome.report.score, Score::Centipawns(0));
     // When the root had occurred before in the game, returning to it is its third
     // occurrence: a draw at depth 5 already.
     let again = game("8/6pk/8/7Q/8/8/qq4PP/7K b - - 1 1", &["h7g8", "h5e8", "g8h7", "e8h5"]);
     assert_eq!(key(again.position()), key(&root));
-    let outcome = search(again.position(), again.earlier_keys(), 5, Features::PLAIN);
+    let outcome = search::<Plain>(again.position(), again.earlier_keys(), 5);
     assert_eq!(outcome.report.score, Score::Centipawns(0));
 }
 
@@ -387,14 +437,13 @@ fn stalemate_saves_the_lost_side() {
     // Qg7+ Kxg7 leaves White without a move: stalemate, where anything else loses to the
     // extra rook.
     let pos = chess("1q1r3k/8/8/8/6Q1/p7/P7/K7 w - - 0 1");
-    for features in [Features::FULL, Features::PLAIN] {
-        for depth in [3, 5] {
-            let outcome = search(&pos, &[], depth, features);
-            assert_eq!(outcome.report.score, Score::Centipawns(0), "depth {depth}, {features:?}");
+    for depth in [3, 5] {
+        for (preset, outcome) in full_and_plain(&pos, &[], depth) {
+            assert_eq!(outcome.report.score, Score::Centipawns(0), "depth {depth}, {preset}");
         }
     }
     // Without the a3 pawn White's a-pawn can move, so there is no stalemate.
-    let outcome = search(&chess("1q1r3k/8/8/8/6Q1/8/P7/K7 w - - 0 1"), &[], 5, Features::FULL);
+    let outcome = search::<Full>(&chess("1q1r3k/8/8/8/6Q1/8/P7/K7 w - - 0 1"), &[], 5);
     assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
 }
 
@@ -413,24 +462,24 @@ fn threefold_repetition_from_the_game_history() {
     // escape with Kg7 without the history.
     let after = game(ESCAPABLE, TWICE);
     assert_eq!(after.earlier_keys().len(), TWICE.len());
-    let outcome = search(after.position(), after.earlier_keys(), 8, Features::FULL);
+    let outcome = search::<Full>(after.position(), after.earlier_keys(), 8);
     assert_eq!(outcome.report.score, Score::Centipawns(0));
     assert_eq!(outcome.best.map(uci).as_deref(), Some("e8h5"));
 
     // The very same position with a history where Qh5+ repeats only once: no draw yet.
     let once = game(ESCAPABLE, &TWICE[..4]);
     assert_eq!(key(once.position()), key(after.position()));
-    let outcome = search(once.position(), once.earlier_keys(), 8, Features::FULL);
+    let outcome = search::<Full>(once.position(), once.earlier_keys(), 8);
     assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
     // And without any history.
-    let outcome = search(after.position(), &[], 8, Features::FULL);
+    let outcome = search::<Full>(after.position(), &[], 8);
     assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
     // The half-move clock bounds the look-back: with the clock at 0 (as after a pawn move
     // or a capture) the earlier positions cannot be repeated, so the history is ignored.
     let fen = Fen::from_position(after.position(), EnPassantMode::Legal).to_string();
     let fields: Vec<&str> = fen.split(' ').collect();
     let reset = chess(&format!("{} 0 {}", fields[..4].join(" "), fields[5]));
-    let outcome = search(&reset, after.earlier_keys(), 8, Features::FULL);
+    let outcome = search::<Full>(&reset, after.earlier_keys(), 8);
     assert!(centipawns(outcome.report.score) < -300, "{:?}", outcome.report.score);
 }
 
@@ -465,29 +514,27 @@ fn fifty_move_rule() {
     // Two queens down, but any quiet move is the 100th half-move: a draw.
     let lost = "k2qq3/8/8/8/8/2N5/8/6K1 w - - 0 150";
     let saved = "k2qq3/8/8/8/8/2N5/8/6K1 w - - 99 150";
-    for features in [Features::FULL, Features::PLAIN] {
-        let outcome = search(&chess(saved), &[], 6, features);
-        assert_eq!(outcome.report.score, Score::Centipawns(0), "{features:?}");
+    for (preset, outcome) in full_and_plain(&chess(saved), &[], 6) {
+        assert_eq!(outcome.report.score, Score::Centipawns(0), "{preset}");
     }
-    let outcome = search(&chess(lost), &[], 6, Features::FULL);
+    let outcome = search::<Full>(&chess(lost), &[], 6);
     assert!(matches!(outcome.report.score, Score::Mate(n) if n < 0) || centipawns(outcome.report.score) < -1000);
 
     // The winning side must reset the clock: every rook or king move draws, a pawn move
     // keeps the win.
-    let outcome = search(&chess("7k/8/8/8/8/8/P7/K5R1 w - - 99 150"), &[], 6, Features::FULL);
+    let outcome = search::<Full>(&chess("7k/8/8/8/8/8/P7/K5R1 w - - 99 150"), &[], 6);
     assert!(centipawns(outcome.report.score) > 300, "{:?}", outcome.report.score);
     assert_eq!(outcome.best.map(|m| m.role()), Some(Role::Pawn), "{:?}", outcome.best.map(uci));
 
     // A mate on the 100th half-move still counts...
-    let outcome = search(&chess("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 150"), &[], 4, Features::FULL);
+    let outcome = search::<Full>(&chess("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 150"), &[], 4);
     assert_eq!((outcome.report.score, outcome.best.map(uci)), (Score::Mate(1), Some("a1a8".to_string())));
     // ...but a mate in 2 that needs the 101st does not: Re2 Ka4 Ra2# from 97 half-moves,
     // a draw from 98.
-    let outcome = search(&chess("8/8/8/8/8/k7/8/1R2R1K1 w - - 97 150"), &[], 6, Features::FULL);
+    let outcome = search::<Full>(&chess("8/8/8/8/8/k7/8/1R2R1K1 w - - 97 150"), &[], 6);
     assert_eq!((outcome.report.score, outcome.best.map(uci)), (Score::Mate(2), Some("e1e2".to_string())));
-    for features in [Features::FULL, Features::PLAIN] {
-        let outcome = search(&chess("8/8/8/8/8/k7/8/1R2R1K1 w - - 98 150"), &[], 6, features);
-        assert_eq!(outcome.report.score, Score::Centipawns(0), "{features:?}");
+    for (preset, outcome) in full_and_plain(&chess("8/8/8/8/8/k7/8/1R2R1K1 w - - 98 150"), &[], 6) {
+        assert_eq!(outcome.report.score, Score::Centipawns(0), "{preset}");
     }
 }
 
@@ -496,21 +543,20 @@ fn insufficient_material() {
     // Nxc2 leaves king and knight against king: a draw, where anything else lets the pawn
     // queen.
     let pos = chess("k7/8/8/8/8/4N3/2p5/7K w - - 0 1");
-    for features in [Features::FULL, Features::PLAIN] {
-        let outcome = search(&pos, &[], 5, features);
-        assert_eq!(outcome.report.score, Score::Centipawns(0), "{features:?}");
-        assert_eq!(outcome.best.map(uci).as_deref(), Some("e3c2"), "{features:?}");
+    for (preset, outcome) in full_and_plain(&pos, &[], 5) {
+        assert_eq!(outcome.report.score, Score::Centipawns(0), "{preset}");
+        assert_eq!(outcome.best.map(uci).as_deref(), Some("e3c2"), "{preset}");
     }
     // With a pawn left for White, taking is winning, not a draw.
-    let outcome = search(&chess("k7/8/8/8/8/4N3/2p4P/7K w - - 0 1"), &[], 5, Features::FULL);
+    let outcome = search::<Full>(&chess("k7/8/8/8/8/4N3/2p4P/7K w - - 0 1"), &[], 5);
     assert!(centipawns(outcome.report.score) > 100, "{:?}", outcome.report.score);
 }
 
 #[test]
 fn positions_without_moves() {
     // Checkmated and stalemated roots: no move, and the score says why.
-    let mated = search(&chess("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), &[], 3, Features::FULL);
+    let mated = search::<Full>(&chess("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), &[], 3);
     assert_eq!((mated.best, mated.report.score), (None, Score::Mate(0)));
-    let stalemate = search(&chess("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), &[], 3, Features::FULL);
+    let stalemate = search::<Full>(&chess("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), &[], 3);
     assert_eq!((stalemate.best, stalemate.report.score), (None, Score::Centipawns(0)));
 }

@@ -21,6 +21,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::random::{GOLDEN_GAMMA, mix};
 use crate::search::alphabeta::AlphaBeta;
+use crate::search::alphabeta::presets::Selectivity;
 use crate::search::syzygy::{Syzygy, TB_WIN_BOUND};
 use crate::search::{Searcher, Signals};
 use format::{GameRecord, read_games, write_header};
@@ -114,7 +115,7 @@ pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Resu
             .map(|_| {
                 scope.spawn(|| -> Result<(), String> {
                     let signals = Arc::new(Signals::default());
-                    let mut searcher = AlphaBeta::new(settings.hash_mb, signals)?;
+                    let mut searcher = AlphaBeta::new(settings.hash_mb, Selectivity::Full, signals)?;
                     searcher.set_tablebases(tables.clone());
                     loop {
                         let next = queue.lock().map_err(|_| "a datagen thread failed".to_string())?.next();

@@ -3,13 +3,14 @@
 
 use std::time::Instant;
 
-use shakmaty::{Chess, Color, EnPassantMode, Position, zobrist::Zobrist64};
+use shakmaty::{Chess, Color, Position};
 
 use super::format::{GameRecord, GameResult};
 use crate::moves::encode;
 use crate::random::SplitMix;
 use crate::search::syzygy::{Syzygy, TB_WIN_BOUND};
 use crate::search::{Limits, SearchJob, Searcher, Silent, drawn_by_rule};
+use crate::zobrist::key_of;
 
 /// Random plies before the scored game: this many, or one more (so both sides start).
 const RANDOM_PLIES: u32 = 8;
@@ -66,10 +67,6 @@ fn random_opening(rng: &mut SplitMix) -> Chess {
             return pos;
         }
     }
-}
-
-fn key_of(pos: &Chess) -> u64 {
-    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
 /// Plays the game from `start`; `None` when the opening is too one-sided to keep.

@@ -2,11 +2,10 @@
 //! zobrist keys of every position on the way (shakmaty keeps no repetition history).
 
 use shakmaty::fen::Fen;
-use shakmaty::{
-    CastlingMode, Chess, EnPassantMode, Move, Position, PositionError, PositionErrorKinds, zobrist::Zobrist64,
-};
+use shakmaty::{CastlingMode, Chess, Move, Position, PositionError, PositionErrorKinds};
 
 use crate::moves::parse_uci;
+use crate::zobrist::key_of;
 
 /// The moves played from the start position, the position they lead to, and the keys.
 #[derive(Clone, Debug)]
@@ -21,10 +20,6 @@ impl Default for Game {
     fn default() -> Game {
         Game::new(Chess::default())
     }
-}
-
-fn key_of(pos: &Chess) -> u64 {
-    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
 impl Game {

@@ -563,5 +563,5 @@ impl Engine {
 
 /// `report` with the win-rate model's chances, when the root's material is given.
 fn with_wdl(report: Report, material: Option<u32>) -> Report {
-    Report { wdl: material.map(|material| wdl::wdl(report.score, material)), ..report }
+    Report { wdl: material.map(|material| report.score.wdl(material)), ..report }
 }

@@ -4,11 +4,13 @@
 
 use std::sync::Arc;
 
+use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::options as alphabeta_options;
-use crate::search::alphabeta::{AlphaBeta, Features};
+use crate::search::alphabeta::presets::Selectivity;
 use crate::search::bandwidth::Bandwidth;
 use crate::search::bandwidth::options::{self as bandwidth_options, BandwidthSettings};
 use crate::search::options::{OptionSpec, Setting};
+use crate::search::probe::{Prober, ProberFactory};
 use crate::search::{Searcher, Signals};
 
 /// The searcher the engine uses.
@@ -18,7 +20,7 @@ pub enum SearchMode {
     AlphaBeta,
     /// Harris's bandwidth best-first search.
     Bandwidth,
-    /// The alpha-beta searcher without its selectivity ([`Features::MINIMAX`]): the
+    /// The alpha-beta searcher without its selectivity (the minimax preset): the
     /// full-width reference for the bandwidth search.
     Minimax,
 }
@@ -87,17 +89,24 @@ pub fn build(
     let own: Vec<Setting> = settings.iter().filter(|&(name, _)| mode.declares(name)).cloned().collect();
     Ok(match mode {
         SearchMode::AlphaBeta | SearchMode::Minimax => {
-            let mut searcher = AlphaBeta::new(hash_mb, signals)?;
-            if mode == SearchMode::Minimax {
-                searcher.features = Features::MINIMAX;
-            }
+            let selectivity = if mode == SearchMode::Minimax { Selectivity::Minimax } else { Selectivity::Full };
+            let mut searcher = AlphaBeta::new(hash_mb, selectivity, signals)?;
             for (name, value) in own {
                 searcher.set_option(name, value)?;
             }
             Box::new(searcher)
         }
         SearchMode::Bandwidth => {
-            Box::new(Bandwidth::with_settings(hash_mb, BandwidthSettings::from_settings(&own)?, signals)?)
+            let settings = BandwidthSettings::from_settings(&own)?;
+            Box::new(Bandwidth::with_settings(hash_mb, settings, alpha_beta_probers(), signals)?)
         }
+    })
+}
+
+/// The bandwidth searcher's tip probers: one-thread alpha-beta searchers.
+pub fn alpha_beta_probers() -> ProberFactory {
+    Arc::new(|table_mb, signals| {
+        let prober = AlphaBeta::new(table_mb, Selectivity::Full, signals)?;
+        Ok(Box::new(prober) as Box<dyn Prober>)
     })
 }

@@ -12,7 +12,6 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use shakmaty::{Chess, Move, Position};
@@ -22,7 +21,7 @@ use crate::perft::divide_until;
 use crate::search::options::Setting;
 use crate::search::syzygy::Syzygy;
 use crate::search::tt::MIN_HASH_MB;
-use crate::search::{Bound, Progress, Report, Reporter, Score, SearchJob, SearchOutcome, Searcher, Signals, Silent};
+use crate::search::{Progress, Report, Reporter, SearchJob, SearchOutcome, Searcher, Signals};
 
 /// Stack for the worker thread: positions are copied per ply (copy-make).
 const WORKER_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -149,79 +148,50 @@ fn serve(searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Jo
     let send = |event| {
         let _ = outbox.send(event);
     };
-    let helper_signals = Arc::new(Signals::under(signals.clone()));
-    let mut pool = Pool {
-        searcher,
-        signals,
-        threads: 1,
-        helpers: Vec::new(),
-        helper_signals,
-        helpers_busy: false,
-        tablebases: None,
-    };
+    let mut host = Host { searcher, signals, threads: 1, tablebases: None };
     for job in inbox {
-        pool.settle_helpers();
         if !matches!(job, Job::ThinkIdle(..)) {
-            pool.signals.clear_rest();
+            host.signals.clear_rest();
         }
         match job {
-            Job::Search(job) => send(Event::Done(pool.search(&job, &mut ChannelReporter(outbox.clone())))),
+            Job::Search(job) => send(Event::Done(host.search(&job, &mut ChannelReporter(outbox.clone())))),
             Job::ThinkIdle(played, ponder) => {
-                let signals = pool.signals.clone();
-                pool.searcher.think_idle(played, ponder, &|| signals.stop_requested());
+                let signals = host.signals.clone();
+                host.searcher.think_idle(played, ponder, &|| signals.stop_requested());
             }
             Job::Perft { position, depth } => {
-                let stop = || pool.signals.stop_requested();
+                let stop = || host.signals.stop_requested();
                 let total = divide_until(&position, depth, &stop, |m, count| send(Event::PerftMove(m, count)));
                 send(Event::PerftDone(total));
             }
-            Job::Configure(change) => send(Event::Configured(pool.configure(change))),
+            Job::Configure(change) => send(Event::Configured(host.configure(change))),
             Job::Quit => break,
         }
     }
 }
 
-/// The searcher and its Lazy SMP helpers.
-struct Pool {
+/// The searcher and what it was given, so that a replacement gets the same.
+struct Host {
     searcher: Box<dyn Searcher>,
     signals: Arc<Signals>,
     threads: usize,
-    helpers: Vec<Helper>,
-    /// The helpers' signals: they search as if pondering, until the search they help is
-    /// stopped or the pool stops them.
-    helper_signals: Arc<Signals>,
-    /// True while the helpers may still be finishing the last search.
-    helpers_busy: bool,
     tablebases: Option<Syzygy>,
 }
 
-impl Pool {
-    /// Searches `job` with every thread; the searcher's own result is the answer, given
-    /// as soon as it is known: the helpers are told to stop, not waited for.
+impl Host {
+    /// Runs one search; a panic in the searcher costs its memory, never the game.
     fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
-        if !self.helpers.is_empty() {
-            self.helper_signals.arm(true);
-            self.helpers.iter().for_each(|helper| helper.start(job));
-            self.helpers_busy = true;
-        }
-        let outcome = search(self.searcher.as_mut(), job, reporter);
-        self.helper_signals.request_stop();
-        outcome
+        let searcher = &mut self.searcher;
+        catch_unwind(AssertUnwindSafe(|| searcher.search(job, reporter))).unwrap_or_else(|_| {
+            searcher.new_game();
+            reporter.report(Progress::Note("the search failed (an engine bug); playing a legal move".to_string()));
+            fallback_outcome(job)
+        })
     }
 
-    /// Waits until the helpers have finished the last search.
-    fn settle_helpers(&mut self) {
-        if self.helpers_busy {
-            self.helpers.iter().for_each(Helper::wait);
-            self.helpers_busy = false;
-        }
-    }
-
-    /// Makes a change. Helpers share the searcher's memory as it was, so they are built
-    /// anew after it.
+    /// Makes a change.
     fn configure(&mut self, change: Change) -> Result<(), String> {
-        self.helpers.clear();
-        let result = match change {
+        match change {
             Change::NewGame => {
                 self.searcher.new_game();
                 Ok(())
@@ -233,6 +203,7 @@ impl Pool {
             Change::Resize(mb) => self.searcher.resize(mb),
             Change::SetOption((name, value)) => self.searcher.set_option(name, value),
             Change::SetThreads(count) => {
+                self.searcher.set_threads(count)?;
                 self.threads = count;
                 Ok(())
             }
@@ -242,11 +213,7 @@ impl Pool {
                 Ok(())
             }
             Change::Replace { mode, previous, hash_mb, settings } => self.replace(mode, previous, hash_mb, &settings),
-        };
-        let (searcher, signals) = (&self.searcher, &self.helper_signals);
-        self.helpers =
-            (1..self.threads).map_while(|index| searcher.helper(index, signals.clone())).map(Helper::spawn).collect();
-        result
+        }
     }
 
     /// Replaces the searcher with one of `mode`, freeing the old one's memory first.
@@ -264,68 +231,17 @@ impl Pool {
             Ok(replacement) => {
                 self.searcher = replacement;
                 self.searcher.set_tablebases(self.tablebases.clone());
+                // A mode that searches on one thread keeps the setting for the others.
+                let _ = self.searcher.set_threads(self.threads);
                 Ok(())
             }
             Err(reason) => {
                 self.searcher = build(previous, hash_mb, settings, self.signals.clone())
                     .expect("the previous searcher fitted in memory a moment ago");
                 self.searcher.set_tablebases(self.tablebases.clone());
+                let _ = self.searcher.set_threads(self.threads);
                 Err(format!("{reason}; staying in the previous search mode"))
             }
-        }
-    }
-}
-
-/// Runs one search; a panic in the searcher costs its memory, never the game.
-fn search(searcher: &mut dyn Searcher, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
-    catch_unwind(AssertUnwindSafe(|| searcher.search(job, reporter))).unwrap_or_else(|_| {
-        searcher.new_game();
-        fallback_outcome(job)
-    })
-}
-
-/// A Lazy SMP helper thread and the channels to it.
-struct Helper {
-    jobs: Sender<Option<SearchJob>>,
-    done: Receiver<()>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Helper {
-    /// Starts a helper thread that searches with `searcher` until it is dropped.
-    fn spawn(mut searcher: Box<dyn Searcher>) -> Helper {
-        let (jobs, inbox) = unbounded::<Option<SearchJob>>();
-        let (finished, done) = unbounded();
-        let thread = thread::Builder::new()
-            .name("helper".to_string())
-            .stack_size(WORKER_STACK_BYTES)
-            .spawn(move || {
-                while let Ok(Some(job)) = inbox.recv() {
-                    // Only the worker's search reports; a helper's work is in the table.
-                    search(searcher.as_mut(), &job, &mut Silent);
-                    let _ = finished.send(());
-                }
-            })
-            .expect("a helper thread starts");
-        Helper { jobs, done, thread: Some(thread) }
-    }
-
-    /// Starts a search of `job` on the helper.
-    fn start(&self, job: &SearchJob) {
-        let _ = self.jobs.send(Some(job.clone()));
-    }
-
-    /// Waits until the helper has finished its search.
-    fn wait(&self) {
-        let _ = self.done.recv();
-    }
-}
-
-impl Drop for Helper {
-    fn drop(&mut self) {
-        let _ = self.jobs.send(None);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
         }
     }
 }
@@ -342,21 +258,5 @@ impl Reporter for ChannelReporter {
 /// Any legal move, for a search that failed.
 fn fallback_outcome(job: &SearchJob) -> SearchOutcome {
     let best = job.root.legal_moves().first().copied();
-    SearchOutcome {
-        best,
-        ponder: None,
-        report: Report {
-            depth: 0,
-            seldepth: 0,
-            score: Score::Centipawns(0),
-            bound: Bound::Exact,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            hashfull: 0,
-            pv: best.into_iter().collect(),
-            multipv: 1,
-            tbhits: 0,
-            wdl: None,
-        },
-    }
+    SearchOutcome { best, ponder: None, report: Report::new(0, 0, best.into_iter().collect()) }
 }

@@ -131,7 +131,9 @@ pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<Summ
 fn new_searcher(setup: EpdSearcher) -> Result<Box<dyn Searcher>, String> {
     let signals = Arc::new(Signals::default());
     Ok(match setup.mode {
-        SearchMode::Bandwidth => Box::new(Bandwidth::new(setup.hash_mb, setup.bandwidth, signals)?),
+        SearchMode::Bandwidth => {
+            Box::new(Bandwidth::new(setup.hash_mb, setup.bandwidth, searchers::alpha_beta_probers(), signals)?)
+        }
         mode => searchers::build(mode, setup.hash_mb, &[], signals)?,
     })
 }

@@ -15,7 +15,7 @@ pub fn is_solved(record: &EpdRecord, played: Option<Move>, score: Score) -> bool
     let Some(m) = played else { return false };
     let best = record.best.is_empty() || record.best.contains(&m);
     let avoided = !record.avoid.contains(&m);
-    let mated = record.mate.is_none_or(|n| matches!(score, Score::Mate(k) if k > 0 && k as u32 <= n));
+    let mated = record.mate.is_none_or(|n| score.mates_within(n));
     let only_points = record.best.is_empty() && record.avoid.is_empty() && record.mate.is_none();
     let top = !only_points || record.points_for(played) == record.max_points();
     best && avoided && mated && top

@@ -4,8 +4,6 @@
 
 use shakmaty::{Chess, Position, Role};
 
-use crate::search::Score;
-
 /// The score at which a win and a draw are equally likely, at no material: `a = A0 + A1 m`,
 /// where `m` is the material ([`material`]) divided by [`MATERIAL_SCALE`].
 pub const A0: f64 = 296.0;
@@ -44,14 +42,9 @@ pub fn probabilities(coefficients: [f64; 4], value: f64, material: u32) -> [f64;
     [win, (1.0 - win - loss).max(0.0), loss]
 }
 
-/// `wdl W D L` in per mille, summing to 1000, for a reported score (mates are certain).
-pub fn wdl(score: Score, material: u32) -> [u32; 3] {
-    let value = match score {
-        Score::Mate(moves) if moves > 0 => return [1000, 0, 0],
-        Score::Mate(_) => return [0, 0, 1000],
-        Score::Centipawns(cp) => cp,
-    };
-    let [win, _, loss] = probabilities([A0, A1, B0, B1], f64::from(value), material);
+/// `wdl W D L` in per mille, summing to 1000, for a score of `centipawns`.
+pub fn wdl(centipawns: i32, material: u32) -> [u32; 3] {
+    let [win, _, loss] = probabilities([A0, A1, B0, B1], f64::from(centipawns), material);
     let win = (win * 1000.0).round() as u32;
     let loss = ((loss * 1000.0).round() as u32).min(1000 - win);
     [win, 1000 - win - loss, loss]
@@ -67,14 +60,12 @@ mod tests {
         assert_eq!(material, 78);
         let mut last_win = 0;
         for value in (-2000..=2000).step_by(50) {
-            let [w, d, l] = wdl(Score::Centipawns(value), material);
+            let [w, d, l] = wdl(value, material);
             assert_eq!(w + d + l, 1000, "at {value}");
             assert!(w >= last_win, "the win rate falls at {value}");
             last_win = w;
         }
-        let [w, _, l] = wdl(Score::Centipawns(0), material);
+        let [w, _, l] = wdl(0, material);
         assert_eq!(w, l, "a level score is symmetric");
-        assert_eq!(wdl(Score::Mate(3), 10), [1000, 0, 0]);
-        assert_eq!(wdl(Score::Mate(-2), 10), [0, 0, 1000]);
     }
 }

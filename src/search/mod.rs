@@ -4,6 +4,7 @@
 pub mod alphabeta;
 pub mod bandwidth;
 pub mod options;
+pub mod probe;
 pub mod syzygy;
 pub mod time;
 pub mod tt;
@@ -91,6 +92,21 @@ impl Score {
         }
     }
 
+    /// `wdl W D L` in per mille for this score with `material` pawns on the board (a mate
+    /// is certain).
+    pub fn wdl(self, material: u32) -> [u32; 3] {
+        match self {
+            Score::Mate(moves) if moves > 0 => [1000, 0, 0],
+            Score::Mate(_) => [0, 0, 1000],
+            Score::Centipawns(cp) => crate::eval::wdl::wdl(cp, material),
+        }
+    }
+
+    /// True for a mate in at most `moves` moves for the side to move.
+    pub fn mates_within(self, moves: u32) -> bool {
+        matches!(self, Score::Mate(n) if n > 0 && n as u32 <= moves)
+    }
+
     /// The search value this score stands for (a mate at its shortest).
     pub fn value(self) -> i32 {
         match self {
@@ -142,6 +158,30 @@ pub struct Limits {
     pub ponder: bool,
     /// Restrict the root to these moves (empty: all legal moves).
     pub searchmoves: Vec<Move>,
+}
+
+/// `go mate N` alone searches to 2N plies and this many more.
+pub const MATE_SEARCH_EXTRA_PLIES: u32 = 4;
+
+impl Limits {
+    /// The depth a search stops at: `go depth`'s; else, for a `go mate N` with no other
+    /// limit, deep enough to see a mate in N moves for either side, so the mated side also
+    /// gets an answer.
+    pub fn depth_goal(&self) -> Option<u32> {
+        let alone = !self.infinite
+            && self.movetime.is_none()
+            && self.nodes.is_none()
+            && self.wtime.is_none()
+            && self.btime.is_none();
+        let mate_depth = self.mate.filter(|_| alone).map(|moves| 2 * moves + MATE_SEARCH_EXTRA_PLIES);
+        self.depth.or(mate_depth)
+    }
+
+    /// True when `value` (for the side to move at the root) is a mate as short as `go mate`
+    /// asks for: the search is done.
+    pub fn mate_reached(&self, value: i32) -> bool {
+        self.mate.is_some_and(|moves| Score::from_value(value).mates_within(moves))
+    }
 }
 
 /// Flags shared between the thread that reads commands and a running search.
@@ -262,6 +302,24 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of an exact `value` at `depth` with the line `pv`: the first line, no
+    /// deeper selective depth, nothing counted yet (set the rest with struct update).
+    pub fn new(value: i32, depth: u32, pv: Vec<Move>) -> Report {
+        Report {
+            depth,
+            seldepth: depth,
+            score: Score::from_value(value),
+            bound: Bound::Exact,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            hashfull: 0,
+            pv,
+            multipv: 1,
+            tbhits: 0,
+            wdl: None,
+        }
+    }
+
     /// Nodes per second so far.
     pub fn nps(&self) -> u64 {
         let micros = self.elapsed.as_micros().max(1);
@@ -320,12 +378,12 @@ pub trait Searcher: Send {
         let _ = tablebases;
     }
 
-    /// A Lazy SMP helper: a searcher of the same kind that shares this one's memory and
-    /// searches the same jobs on another thread, numbered from 1, stopped by `signals`.
-    /// `None`: this searcher searches alone.
-    fn helper(&self, index: usize, signals: Arc<Signals>) -> Option<Box<dyn Searcher>> {
-        let _ = (index, signals);
-        None
+    /// Searches on `threads` threads from now on; `Err` says why the searcher cannot.
+    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        match threads {
+            1 => Ok(()),
+            _ => Err(format!("Threads {threads}: this search mode searches on one thread")),
+        }
     }
 
     /// Thinks between commands after the search played `played`, silently, until `stop`

@@ -37,6 +37,27 @@ pub struct TtHit {
     pub bound: TtBound,
 }
 
+impl TtHit {
+    /// True when the stored value settles a search with the window (`alpha`, `beta`): it
+    /// is exact, or a bound at or beyond the window's edge (fail-soft).
+    #[inline]
+    pub fn settles(&self, alpha: i32, beta: i32) -> bool {
+        self.bound.settles(self.value, alpha, beta)
+    }
+}
+
+impl TtBound {
+    /// True when `value` with this bound settles a search with the window (`alpha`, `beta`).
+    #[inline]
+    pub fn settles(self, value: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            TtBound::Exact => true,
+            TtBound::Lower => value >= beta,
+            TtBound::Upper => value <= alpha,
+        }
+    }
+}
+
 /// One entry as the search sees it.
 #[derive(Clone, Copy, Default)]
 struct Entry {

@@ -5,7 +5,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use harrier::search::alphabeta::{AlphaBeta, Features};
+use harrier::search::alphabeta::AlphaBeta;
+use harrier::search::alphabeta::presets::{Preset, Selectivity};
 use harrier::search::{Limits, SearchJob, SearchOutcome, Searcher, Signals, Silent};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
@@ -31,14 +32,12 @@ pub fn play(pos: &Chess, m: Move) -> Chess {
     child
 }
 
-pub fn searcher(features: Features) -> AlphaBeta {
-    let mut s = AlphaBeta::new(16, Arc::new(Signals::default())).expect("a 16 MB table");
-    s.features = features;
-    s
+pub fn searcher() -> AlphaBeta {
+    AlphaBeta::new(16, Selectivity::Full, Arc::new(Signals::default())).expect("a 16 MB table")
 }
 
-/// A fixed-depth search of `root` after a fresh start of the searcher.
-pub fn search_with(s: &mut AlphaBeta, root: &Chess, history: &[u64], depth: u32) -> SearchOutcome {
+/// A fixed-depth search of `root` with the preset `P` after a fresh start of the searcher.
+pub fn search_with<P: Preset>(s: &mut AlphaBeta, root: &Chess, history: &[u64], depth: u32) -> SearchOutcome {
     s.new_game();
     let job = SearchJob {
         root: root.clone(),
@@ -47,15 +46,15 @@ pub fn search_with(s: &mut AlphaBeta, root: &Chess, history: &[u64], depth: u32)
         move_overhead: 0,
         started: Instant::now(),
     };
-    let outcome = s.search(&job, &mut Silent);
+    let outcome = s.search_with::<P>(&job, &mut Silent);
     if outcome.best.is_some() {
         assert_eq!(outcome.report.depth, depth, "a depth-limited search must finish its last iteration");
     }
     outcome
 }
 
-pub fn search(root: &Chess, history: &[u64], depth: u32, features: Features) -> SearchOutcome {
-    search_with(&mut searcher(features), root, history, depth)
+pub fn search<P: Preset>(root: &Chess, history: &[u64], depth: u32) -> SearchOutcome {
+    search_with::<P>(&mut searcher(), root, history, depth)
 }
 
 /// True when the side to move can force mate within `n` of its moves.

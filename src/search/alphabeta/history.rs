@@ -1,8 +1,10 @@
 //! Move-ordering memory: two killer moves per ply, the history heuristic, continuation
-//! history, counter moves and capture history.
+//! history, counter moves and capture history; with the correction history, what one
+//! search thread learns and keeps from search to search.
 
 use shakmaty::{Color, Move, Role};
 
+use super::correction::CorrectionHistory;
 use super::params::{HISTORY_BONUS_MAX, HISTORY_MAX};
 use crate::moves::{MoveCode, NO_MOVE};
 use crate::search::MAX_PLY;
@@ -230,6 +232,36 @@ impl CaptureHistory {
     /// Forgets everything.
     pub fn clear(&mut self) {
         *self = CaptureHistory::default();
+    }
+}
+
+/// Everything one thread learns from its searches: move order from cutoffs and the
+/// static evaluation's corrections. Kept between searches, forgotten at a new game.
+#[derive(Default)]
+pub struct Histories {
+    /// Two killer moves per ply.
+    pub killers: Killers,
+    /// The butterfly history of quiet moves.
+    pub quiet: History,
+    /// Continuation history one and two plies back.
+    pub continuation: [ContinuationHistory; 2],
+    /// The last quiet refutation of each move.
+    pub counters: CounterMoves,
+    /// The history of captures.
+    pub captures: CaptureHistory,
+    /// The static evaluation's error by pawn structure.
+    pub correction: CorrectionHistory,
+}
+
+impl Histories {
+    /// Forgets everything (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.killers.clear();
+        self.quiet.clear();
+        self.continuation.iter_mut().for_each(ContinuationHistory::clear);
+        self.counters.clear();
+        self.captures.clear();
+        self.correction.clear();
     }
 }
 

@@ -6,7 +6,7 @@ use shakmaty::{Move, MoveList, Role};
 
 use super::params::CAPTURE_HISTORY_DIVISOR;
 use super::see::may_lose_material;
-use crate::moves::{MoveCode, encode, role_value};
+use crate::moves::{MoveCode, encode, is_tactical, mvv_lva};
 
 /// Order class of the transposition-table move.
 const TT_MOVE: i32 = 1 << 30;
@@ -46,20 +46,6 @@ pub struct OrderingHints<'a> {
     pub capture_history: Option<&'a dyn Fn(Move) -> i32>,
     /// Exchange evaluation of a capture; `None` to treat every capture as good.
     pub see: Option<&'a dyn Fn(Move) -> i32>,
-}
-
-/// The MVV-LVA key: most valuable victim first, least valuable attacker among equals.
-#[inline]
-pub fn mvv_lva(m: Move) -> i32 {
-    let victim = if m.is_en_passant() { role_value(Role::Pawn) } else { m.capture().map_or(0, role_value) };
-    let promotion = m.promotion().map_or(0, role_value);
-    (victim + promotion) * 8 - m.role() as i32
-}
-
-/// True for moves that change material: captures and promotions.
-#[inline]
-pub fn is_tactical(m: Move) -> bool {
-    m.is_capture() || m.is_promotion()
 }
 
 impl MovePicker {

@@ -2,19 +2,20 @@
 //! (PV or not) are compile-time parameters.
 
 use once_cell::sync::Lazy;
-use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
+use shakmaty::{Chess, Move, Position};
 
-use super::AlphaBeta;
 use super::history::{NO_PIECE_TO, PieceTo, piece_to};
-use super::movepick::{MovePicker, OrderingHints, is_tactical};
+use super::movepick::{MovePicker, OrderingHints};
 use super::params::*;
-use super::quiescence::settles;
+use super::presets::Preset;
 use super::see::see;
+use super::worker::Worker;
 use crate::eval::evaluate;
-use crate::moves::{MoveCode, NO_MOVE, encode};
+use crate::moves::{MoveCode, NO_MOVE, encode, is_tactical};
 use crate::search::syzygy::TB_WIN_BOUND;
 use crate::search::tt::{TtBound, TtHit};
-use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, drawn_by_rule, mate_in, mated_in};
+use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mate_in, mated_in};
+use crate::zobrist::{key_after, key_of};
 
 /// Late-move reductions by draft and move number.
 static LMR_TABLE: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
@@ -34,19 +35,6 @@ pub(super) fn late_move_reduction(depth: i32, searched: usize) -> i32 {
     LMR_TABLE[(depth.max(0) as usize).min(63)][searched.min(63)]
 }
 
-/// The zobrist key of `pos` after `m`, incrementally where shakmaty can.
-#[inline]
-pub(super) fn key_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
-    pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal)
-        .map_or_else(|| child.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0, |z| z.0)
-}
-
-/// The zobrist key of `pos`.
-#[inline]
-pub(super) fn key_of(pos: &Chess) -> u64 {
-    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
-}
-
 /// What a singular-extension test found about the table move.
 enum Singular {
     /// The other moves all fail well below it: search it a ply deeper.
@@ -64,25 +52,7 @@ fn has_non_pawn_material(pos: &Chess) -> bool {
     (ours & !board.pawns() & !board.kings()).any()
 }
 
-impl AlphaBeta {
-    /// Counts a node and, every [`CHECK_INTERVAL`] nodes, looks at the stop flag, the node
-    /// limit and the clock. Returns true when the search must unwind.
-    #[inline]
-    pub(super) fn visit(&mut self, ply: usize) -> bool {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) || self.nodes >= self.node_limit {
-            self.poll_limits();
-        }
-        self.stopped
-    }
-
-    /// True when the game is drawn at this node (whose key is on top of `self.keys`).
-    pub(super) fn is_draw(&self, pos: &Chess) -> bool {
-        let (key, earlier) = self.keys.split_last().expect("the node's key is on the stack");
-        drawn_by_rule(pos, *key, earlier, self.root_index)
-    }
-
+impl Worker {
     /// The tablebase value of `pos`, when the tables know it and it settles the window
     /// (a win at least `beta`, a loss at most `alpha`, a draw always); stored in the table.
     fn tablebase_cutoff(
@@ -112,22 +82,17 @@ impl AlphaBeta {
         } else {
             TtBound::Exact
         };
-        let settles = match bound {
-            TtBound::Exact => true,
-            TtBound::Lower => value >= beta,
-            TtBound::Upper => value <= alpha,
-        };
-        if !settles {
+        if !bound.settles(value, alpha, beta) {
             return None;
         }
         let draft = (depth + TABLEBASE_DRAFT_BONUS).min(MAX_PLY as i32);
-        self.tt.store(key, ply, NO_MOVE, value, evaluate(pos), draft, bound);
+        self.shared.tt.store(key, ply, NO_MOVE, value, evaluate(pos), draft, bound);
         Some(value)
     }
 
-    /// Negamax alpha-beta search of `pos` (whose key is on top of `self.keys`) to `depth`.
+    /// Negamax alpha-beta search of `pos` (whose key is on top of `self.line.keys`) to `depth`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn negamax<const PV: bool>(
+    pub(super) fn negamax<P: Preset, const PV: bool>(
         &mut self,
         pos: &Chess,
         key: u64,
@@ -137,11 +102,10 @@ impl AlphaBeta {
         mut beta: i32,
         allow_null: bool,
     ) -> i32 {
-        let features = self.features;
-        self.pv_len[ply] = 0;
+        self.line.pv_len[ply] = 0;
         if depth <= 0 {
-            if features.quiescence {
-                return self.quiescence(pos, key, ply, alpha, beta);
+            if P::QUIESCENCE {
+                return self.quiescence::<P>(pos, key, ply, alpha, beta);
             }
             self.visit(ply);
             return evaluate(pos);
@@ -155,7 +119,7 @@ impl AlphaBeta {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
-        if features.mate_distance {
+        if P::MATE_DISTANCE {
             // Mate distance pruning: no line from here can beat a mate already found nearer.
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
@@ -167,14 +131,14 @@ impl AlphaBeta {
         let in_check = pos.is_check();
         // A singular-extension search of this node without one move: it must not take the
         // node's own results from the table, nor leave its partial ones there.
-        let excluded = self.stack[ply].excluded;
-        let tt_hit = if features.transposition_table { self.tt.probe(key, ply) } else { None };
+        let excluded = self.line.plies[ply].excluded;
+        let tt_hit = if P::TRANSPOSITION_TABLE { self.shared.tt.probe(key, ply) } else { None };
         let tt_move = tt_hit.map_or(NO_MOVE, |h| h.mv);
         if let Some(hit) = tt_hit
             && !PV
             && excluded == NO_MOVE
             && hit.depth >= depth
-            && settles(&hit, alpha, beta)
+            && hit.settles(alpha, beta)
         {
             return hit.value;
         }
@@ -185,11 +149,11 @@ impl AlphaBeta {
         }
 
         let raw_eval = if in_check { -INFINITY } else { tt_hit.map_or_else(|| evaluate(pos), |h| h.eval) };
-        let static_eval = if in_check { -INFINITY } else { self.static_eval(pos, raw_eval) };
-        self.stack[ply].static_eval = (!in_check).then_some(static_eval);
+        let static_eval = if in_check { -INFINITY } else { self.static_eval::<P>(pos, raw_eval) };
+        self.line.plies[ply].static_eval = (!in_check).then_some(static_eval);
         let improving = self.improving(ply);
 
-        if features.pruning && !PV && !in_check && excluded == NO_MOVE {
+        if P::PRUNING && !PV && !in_check && excluded == NO_MOVE {
             // Reverse futility pruning: far above beta at low draft, a quiet position holds.
             // Not against a mate-score beta: only a search can prove a faster mate.
             if depth <= RFP_MAX_DEPTH
@@ -206,12 +170,12 @@ impl AlphaBeta {
                 && has_non_pawn_material(pos)
                 && let Ok(null_pos) = pos.clone().swap_turn()
             {
-                self.stack[ply].moved = NO_PIECE_TO;
+                self.line.plies[ply].moved = NO_PIECE_TO;
                 let reduction =
                     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 let null_key = key_of(&null_pos);
-                self.keys.push(null_key);
-                let value = -self.negamax::<false>(
+                self.line.keys.push(null_key);
+                let value = -self.negamax::<P, false>(
                     &null_pos,
                     null_key,
                     depth - 1 - reduction,
@@ -220,7 +184,7 @@ impl AlphaBeta {
                     -beta + 1,
                     false,
                 );
-                self.keys.pop();
+                self.line.keys.pop();
                 if self.stopped {
                     return 0;
                 }
@@ -232,7 +196,7 @@ impl AlphaBeta {
 
         // Internal iterative reduction: a node without a table move is searched a ply
         // shallower; the next visit finds the move this search leaves behind.
-        if features.pruning && features.transposition_table && depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE {
+        if P::PRUNING && P::TRANSPOSITION_TABLE && depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE {
             depth -= 1;
         }
 
@@ -241,13 +205,13 @@ impl AlphaBeta {
             return if in_check { mated_in(ply) } else { 0 };
         }
         let mut singular = false;
-        if features.pruning
+        if P::PRUNING
             && ply > 0
             && excluded == NO_MOVE
             && depth >= SE_MIN_DEPTH
             && let Some(hit) = tt_hit
         {
-            match self.singular(pos, key, depth, ply, beta, hit) {
+            match self.singular::<P>(pos, key, depth, ply, beta, hit) {
                 Singular::Extend => singular = true,
                 // A PV node owes an exact value: a bound from a shallower search is not one.
                 Singular::MultiCut(value) if !PV => return value,
@@ -259,21 +223,21 @@ impl AlphaBeta {
             }
         }
         let side = pos.turn();
-        let killers = if features.killers { self.killers.at(ply) } else { [NO_MOVE; 2] };
+        let killers = if P::KILLERS { self.histories.killers.at(ply) } else { [NO_MOVE; 2] };
         // The moves one and two plies back, for continuation history and counter moves.
-        let previous = [1, 2].map(|back| if ply >= back { self.stack[ply - back].moved } else { NO_PIECE_TO });
-        let counter = if features.history { self.counters.get(previous[0]) } else { NO_MOVE };
+        let previous = [1, 2].map(|back| if ply >= back { self.line.plies[ply - back].moved } else { NO_PIECE_TO });
+        let counter = if P::HISTORY { self.histories.counters.get(previous[0]) } else { NO_MOVE };
         let quiet_score = |m: Move| self.quiet_score(side, m, previous);
-        let capture_history = &self.capture_history;
+        let capture_history = &self.histories.captures;
         let capture_score = |m: Move| capture_history.score(side, m);
         let see_of = |m: Move| see(pos, m);
         let hints = OrderingHints {
             tt_move,
             killers,
             counter,
-            history: features.history.then_some(&quiet_score as &dyn Fn(Move) -> i32),
-            capture_history: features.history.then_some(&capture_score as &dyn Fn(Move) -> i32),
-            see: features.see_ordering.then_some(&see_of as &dyn Fn(Move) -> i32),
+            history: P::HISTORY.then_some(&quiet_score as &dyn Fn(Move) -> i32),
+            capture_history: P::HISTORY.then_some(&capture_score as &dyn Fn(Move) -> i32),
+            see: P::SEE_ORDERING.then_some(&see_of as &dyn Fn(Move) -> i32),
         };
         let picker = MovePicker::new(moves, &hints);
 
@@ -286,7 +250,7 @@ impl AlphaBeta {
         let mut captures_tried: [Option<Move>; 32] = [None; 32];
         let mut capture_count = 0usize;
         let mut searched = 0usize;
-        let futile = features.pruning
+        let futile = P::PRUNING
             && !PV
             && !in_check
             && depth <= FUTILITY_MAX_DEPTH
@@ -305,10 +269,10 @@ impl AlphaBeta {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
-            self.tt.prefetch(child_key);
+            self.shared.tt.prefetch(child_key);
             let gives_check = child.is_check();
 
-            if features.pruning && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
+            if P::PRUNING && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
                 if depth <= LMP_MAX_DEPTH && quiet_count as i32 >= lmp_limit {
                     continue;
                 }
@@ -318,7 +282,7 @@ impl AlphaBeta {
             }
             // SEE pruning: at low draft, a move that loses material on its square is not
             // worth a search once some move has been searched.
-            if features.pruning
+            if P::PRUNING
                 && ply > 0
                 && !in_check
                 && !gives_check
@@ -331,16 +295,16 @@ impl AlphaBeta {
                 }
             }
 
-            let extension = i32::from((features.check_extension && gives_check) || (singular && code == tt_move));
+            let extension = i32::from((P::CHECK_EXTENSION && gives_check) || (singular && code == tt_move));
             let new_depth = depth - 1 + extension;
             let moved = piece_to(side, m);
-            self.stack[ply].moved = moved;
-            self.keys.push(child_key);
+            self.line.plies[ply].moved = moved;
+            self.line.keys.push(child_key);
             let value = if searched == 0 {
-                -self.negamax::<PV>(&child, child_key, new_depth, ply + 1, -beta, -alpha, true)
+                -self.negamax::<P, PV>(&child, child_key, new_depth, ply + 1, -beta, -alpha, true)
             } else {
                 let mut reduction = 0;
-                if features.pruning
+                if P::PRUNING
                     && depth >= LMR_MIN_DEPTH
                     && searched >= LMR_FULL_DEPTH_MOVES
                     && quiet
@@ -351,22 +315,29 @@ impl AlphaBeta {
                     reduction -= i32::from(PV);
                     reduction += i32::from(!improving);
                     reduction -= i32::from(code == killers[0] || code == killers[1]);
-                    if features.history {
+                    if P::HISTORY {
                         reduction -= self.quiet_score(side, m, previous) / LMR_HISTORY_DIVISOR;
                     }
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
-                let mut value =
-                    -self.negamax::<false>(&child, child_key, new_depth - reduction, ply + 1, -alpha - 1, -alpha, true);
+                let mut value = -self.negamax::<P, false>(
+                    &child,
+                    child_key,
+                    new_depth - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                );
                 if value > alpha && reduction > 0 {
-                    value = -self.negamax::<false>(&child, child_key, new_depth, ply + 1, -alpha - 1, -alpha, true);
+                    value = -self.negamax::<P, false>(&child, child_key, new_depth, ply + 1, -alpha - 1, -alpha, true);
                 }
                 if PV && value > alpha && value < beta {
-                    value = -self.negamax::<true>(&child, child_key, new_depth, ply + 1, -beta, -alpha, true);
+                    value = -self.negamax::<P, true>(&child, child_key, new_depth, ply + 1, -beta, -alpha, true);
                 }
                 value
             };
-            self.keys.pop();
+            self.line.keys.pop();
             searched += 1;
             if self.stopped {
                 return 0;
@@ -379,13 +350,13 @@ impl AlphaBeta {
                     best_is_tactical = !quiet;
                     alpha = value;
                     if PV {
-                        self.update_pv(ply, code);
+                        self.line.update_pv(ply, code);
                     }
                     if value >= beta {
-                        if quiet && features.killers {
-                            self.killers.record(ply, code);
+                        if quiet && P::KILLERS {
+                            self.histories.killers.record(ply, code);
                         }
-                        if features.history {
+                        if P::HISTORY {
                             let quiets = (&quiets_tried[..quiet_count], &quiet_pieces[..quiet_count]);
                             self.learn_from_cutoff(side, depth, m, previous, quiets, &captures_tried[..capture_count]);
                         }
@@ -420,11 +391,11 @@ impl AlphaBeta {
         if excluded != NO_MOVE {
             return best_value;
         }
-        if features.correction && !in_check && !best_is_tactical && informative && best_value.abs() < MATE_BOUND {
-            self.correction.update(pos, depth, best_value - raw_eval);
+        if P::CORRECTION && !in_check && !best_is_tactical && informative && best_value.abs() < MATE_BOUND {
+            self.histories.correction.update(pos, depth, best_value - raw_eval);
         }
-        if features.transposition_table {
-            self.tt.store(key, ply, best_move, best_value, raw_eval, depth, bound);
+        if P::TRANSPOSITION_TABLE {
+            self.shared.tt.store(key, ply, best_move, best_value, raw_eval, depth, bound);
         }
         best_value
     }
@@ -434,7 +405,15 @@ impl AlphaBeta {
     /// moves are searched at half the draft against a bar below its value. If all fail low,
     /// the move is singular and gets a ply more; if even that bar reaches `beta`, several
     /// moves cut off and the node fails high at once (multi-cut).
-    fn singular(&mut self, pos: &Chess, key: u64, depth: i32, ply: usize, beta: i32, hit: TtHit) -> Singular {
+    fn singular<P: Preset>(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        hit: TtHit,
+    ) -> Singular {
         if hit.mv == NO_MOVE
             || hit.bound == TtBound::Upper
             || hit.depth < depth - SE_TT_DEPTH_MARGIN
@@ -443,9 +422,9 @@ impl AlphaBeta {
             return Singular::No;
         }
         let singular_beta = hit.value - SE_MARGIN * depth;
-        self.stack[ply].excluded = hit.mv;
-        let value = self.negamax::<false>(pos, key, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, false);
-        self.stack[ply].excluded = NO_MOVE;
+        self.line.plies[ply].excluded = hit.mv;
+        let value = self.negamax::<P, false>(pos, key, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, false);
+        self.line.plies[ply].excluded = NO_MOVE;
         if value < singular_beta {
             Singular::Extend
         } else if singular_beta >= beta {
@@ -458,16 +437,17 @@ impl AlphaBeta {
     /// The static evaluation `raw` of `pos` as pruning and quiescence use it: with the
     /// correction history added when it is on.
     #[inline]
-    pub(super) fn static_eval(&self, pos: &Chess, raw: i32) -> i32 {
-        if self.features.correction { self.correction.corrected(pos, raw) } else { raw }
+    pub(super) fn static_eval<P: Preset>(&self, pos: &Chess, raw: i32) -> i32 {
+        if P::CORRECTION { self.histories.correction.corrected(pos, raw) } else { raw }
     }
 
     /// True when the static evaluation at `ply` is better than two plies before (or four,
     /// when the side was in check then; true when neither is known): the side to move is
     /// making progress, so pruning should be more careful.
     fn improving(&self, ply: usize) -> bool {
-        let Some(now) = self.stack[ply].static_eval else { return false };
-        let before = [2, 4].into_iter().filter(|&back| ply >= back).find_map(|back| self.stack[ply - back].static_eval);
+        let Some(now) = self.line.plies[ply].static_eval else { return false };
+        let before =
+            [2, 4].into_iter().filter(|&back| ply >= back).find_map(|back| self.line.plies[ply - back].static_eval);
         before.is_none_or(|before| now > before)
     }
 
@@ -476,9 +456,9 @@ impl AlphaBeta {
     #[inline]
     fn quiet_score(&self, side: shakmaty::Color, m: Move, previous: [PieceTo; 2]) -> i32 {
         let moved = piece_to(side, m);
-        self.history.score(side, encode(m))
-            + self.continuation[0].score(previous[0], moved)
-            + self.continuation[1].score(previous[1], moved)
+        self.histories.quiet.score(side, encode(m))
+            + self.histories.continuation[0].score(previous[0], moved)
+            + self.histories.continuation[1].score(previous[1], moved)
     }
 
     /// Updates the ordering tables after `best` cut off at `depth`: a quiet cutoff feeds the
@@ -496,26 +476,16 @@ impl AlphaBeta {
     ) {
         let captures = captures.iter().flatten().copied();
         if is_tactical(best) {
-            self.capture_history.update(side, depth, Some(best), captures);
+            self.histories.captures.update(side, depth, Some(best), captures);
             return;
         }
         let code = encode(best);
         let moved = piece_to(side, best);
-        self.history.update(side, depth, code, quiets.0);
-        for (table, &before) in self.continuation.iter_mut().zip(previous.iter()) {
+        self.histories.quiet.update(side, depth, code, quiets.0);
+        for (table, &before) in self.histories.continuation.iter_mut().zip(previous.iter()) {
             table.update(before, depth, moved, quiets.1);
         }
-        self.counters.record(previous[0], code);
-        self.capture_history.update(side, depth, None, captures);
-    }
-
-    /// Makes `code` followed by the child's line the principal variation at `ply`.
-    pub(super) fn update_pv(&mut self, ply: usize, code: MoveCode) {
-        let child_len = self.pv_len[ply + 1];
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line[0] = code;
-        line[1..=child_len].copy_from_slice(&tail[0][..child_len]);
-        self.pv_len[ply] = child_len + 1;
+        self.histories.counters.record(previous[0], code);
+        self.histories.captures.update(side, depth, None, captures);
     }
 }

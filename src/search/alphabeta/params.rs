@@ -115,9 +115,6 @@ pub const TM_MIN_PERCENT: u32 = 50;
 /// ...and the most (the hard budget caps it anyway).
 pub const TM_MAX_PERCENT: u32 = 250;
 
-/// `go mate N` alone searches to 2N plies and this many more.
-pub const MATE_SEARCH_EXTRA_PLIES: u32 = 4;
-
 /// A tablebase value is stored in the transposition table as if searched this many plies
 /// deeper than the node's draft: it is exact whatever the depth.
 pub const TABLEBASE_DRAFT_BONUS: i32 = 6;

@@ -3,49 +3,46 @@
 
 use shakmaty::{Chess, Position, Role};
 
-use super::AlphaBeta;
-use super::movepick::{MovePicker, is_tactical};
-use super::negamax::key_after;
+use super::movepick::MovePicker;
 use super::params::{DELTA_MARGIN, QUIESCENCE_DRAFT};
+use super::presets::Preset;
 use super::see::{may_lose_material, see};
+use super::worker::Worker;
 use crate::eval::evaluate;
-use crate::moves::{NO_MOVE, encode, role_value};
-use crate::search::tt::{TtBound, TtHit};
+use crate::moves::{NO_MOVE, encode, is_tactical, role_value};
+use crate::search::tt::TtBound;
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mated_in};
+use crate::zobrist::key_after;
 
-/// True when a stored value settles a search with the window (`alpha`, `beta`).
-#[inline]
-pub(super) fn settles(hit: &TtHit, alpha: i32, beta: i32) -> bool {
-    match hit.bound {
-        TtBound::Exact => true,
-        TtBound::Lower => hit.value >= beta,
-        TtBound::Upper => hit.value <= alpha,
-    }
-}
-
-impl AlphaBeta {
+impl Worker {
     /// Quiescence search of `pos` (zobrist key `key`). A table entry of any draft settles a
     /// non-PV node; its value replaces the static evaluation when its bound says the truth
     /// lies beyond it. Results are stored at [`QUIESCENCE_DRAFT`], never over a deeper entry.
-    pub(super) fn quiescence(&mut self, pos: &Chess, key: u64, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        self.pv_len[ply] = 0;
+    pub(super) fn quiescence<P: Preset>(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.line.pv_len[ply] = 0;
         if self.visit(ply) {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
-        let features = self.features;
         let pv = beta - alpha > 1;
-        let tt_hit = if features.transposition_table { self.tt.probe(key, ply) } else { None };
+        let tt_hit = if P::TRANSPOSITION_TABLE { self.shared.tt.probe(key, ply) } else { None };
         if let Some(hit) = tt_hit
             && !pv
-            && settles(&hit, alpha, beta)
+            && hit.settles(alpha, beta)
         {
             return hit.value;
         }
         // A deeper entry of this position is worth more than what this search can store.
-        let may_store = features.transposition_table && tt_hit.is_none_or(|h| h.depth <= QUIESCENCE_DRAFT);
+        let may_store = P::TRANSPOSITION_TABLE && tt_hit.is_none_or(|h| h.depth <= QUIESCENCE_DRAFT);
         let original_alpha = alpha;
         let in_check = pos.is_check();
         let mut moves = pos.legal_moves();
@@ -61,14 +58,14 @@ impl AlphaBeta {
             best_value = -INFINITY;
         } else {
             raw_eval = tt_hit.map_or_else(|| evaluate(pos), |h| h.eval);
-            let static_eval = self.static_eval(pos, raw_eval);
+            let static_eval = self.static_eval::<P>(pos, raw_eval);
             stand_pat = match tt_hit {
-                Some(hit) if hit.value.abs() < MATE_BOUND && settles(&hit, static_eval, static_eval) => hit.value,
+                Some(hit) if hit.value.abs() < MATE_BOUND && hit.settles(static_eval, static_eval) => hit.value,
                 _ => static_eval,
             };
             if stand_pat >= beta {
                 if may_store {
-                    self.tt.store(key, ply, NO_MOVE, stand_pat, raw_eval, QUIESCENCE_DRAFT, TtBound::Lower);
+                    self.shared.tt.store(key, ply, NO_MOVE, stand_pat, raw_eval, QUIESCENCE_DRAFT, TtBound::Lower);
                 }
                 return stand_pat;
             }
@@ -84,17 +81,16 @@ impl AlphaBeta {
                 let gain = m.capture().map_or(0, role_value)
                     + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
                     + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
-                let hopeless =
-                    features.delta_pruning && alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
-                if hopeless || (features.quiescence_see && may_lose_material(m) && see(pos, m) < 0) {
+                let hopeless = P::DELTA_PRUNING && alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
+                if hopeless || (P::QUIESCENCE_SEE && may_lose_material(m) && see(pos, m) < 0) {
                     continue;
                 }
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
-            self.tt.prefetch(child_key);
-            let value = -self.quiescence(&child, child_key, ply + 1, -beta, -alpha);
+            self.shared.tt.prefetch(child_key);
+            let value = -self.quiescence::<P>(&child, child_key, ply + 1, -beta, -alpha);
             if self.stopped {
                 return 0;
             }
@@ -117,7 +113,7 @@ impl AlphaBeta {
             } else {
                 TtBound::Upper
             };
-            self.tt.store(key, ply, best_move, best_value, raw_eval, QUIESCENCE_DRAFT, bound);
+            self.shared.tt.store(key, ply, best_move, best_value, raw_eval, QUIESCENCE_DRAFT, bound);
         }
         best_value
     }

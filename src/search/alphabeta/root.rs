@@ -7,12 +7,14 @@ use shakmaty::{Chess, Move, Position};
 
 use super::history::piece_to;
 use super::movepick::{MovePicker, OrderingHints};
-use super::negamax::key_after;
 use super::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
-use super::{AlphaBeta, VERBOSE_AFTER_MS, see};
+use super::presets::Preset;
+use super::worker::Worker;
+use super::{VERBOSE_AFTER_MS, see};
 use crate::eval::evaluate;
 use crate::moves::{NO_MOVE, encode};
 use crate::search::{Bound, INFINITY, MATE_BOUND, Progress, Report, Reporter};
+use crate::zobrist::key_after;
 
 /// One root move and what the last iterations learned about it.
 #[derive(Clone, Copy, Debug)]
@@ -24,14 +26,14 @@ pub(super) struct RootMove {
     pub(super) nodes: u64,
 }
 
-impl AlphaBeta {
+impl Worker {
     /// Legal root moves (restricted to `searchmoves` when given), ordered for depth 1.
     pub(super) fn initial_root_moves(&self, root: &Chess, root_key: u64, searchmoves: &[Move]) -> Vec<RootMove> {
         let mut legal = root.legal_moves();
         if !searchmoves.is_empty() {
             legal.retain(|m| searchmoves.contains(m));
         }
-        let tt_move = self.tt.probe(root_key, 0).map_or(NO_MOVE, |h| h.mv);
+        let tt_move = self.shared.tt.probe(root_key, 0).map_or(NO_MOVE, |h| h.mv);
         let see_of = |m: Move| see::see(root, m);
         let hints = OrderingHints {
             tt_move,
@@ -46,7 +48,7 @@ impl AlphaBeta {
 
     /// One iteration over the root moves; returns the best value (fail-soft).
     #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
-    fn search_root(
+    fn search_root<P: Preset>(
         &mut self,
         root: &Chess,
         root_key: u64,
@@ -57,8 +59,8 @@ impl AlphaBeta {
         reporter: &mut dyn Reporter,
         start: Instant,
     ) -> i32 {
-        self.pv_len[0] = 0;
-        self.stack[0].static_eval = (!root.is_check()).then(|| self.static_eval(root, evaluate(root)));
+        self.line.pv_len[0] = 0;
+        self.line.plies[0].static_eval = (!root.is_check()).then(|| self.static_eval::<P>(root, evaluate(root)));
         let mut best_value = -INFINITY;
         for index in 0..root_moves.len() {
             let mv = root_moves[index].mv;
@@ -69,21 +71,21 @@ impl AlphaBeta {
             let mut child = root.clone();
             child.play_unchecked(mv);
             let child_key = key_after(root, root_key, mv, &child);
-            let extension = i32::from(self.features.check_extension && child.is_check());
+            let extension = i32::from(P::CHECK_EXTENSION && child.is_check());
             let new_depth = depth - 1 + extension;
-            self.stack[0].moved = piece_to(root.turn(), mv);
-            self.keys.push(child_key);
+            self.line.plies[0].moved = piece_to(root.turn(), mv);
+            self.line.keys.push(child_key);
             let value = if index == 0 {
-                -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
+                -self.negamax::<P, true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
             } else {
-                let value = -self.negamax::<false>(&child, child_key, new_depth, 1, -alpha - 1, -alpha, true);
+                let value = -self.negamax::<P, false>(&child, child_key, new_depth, 1, -alpha - 1, -alpha, true);
                 if value > alpha && value < beta {
-                    -self.negamax::<true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
+                    -self.negamax::<P, true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
                 } else {
                     value
                 }
             };
-            self.keys.pop();
+            self.line.keys.pop();
             root_moves[index].nodes = self.nodes - nodes_before;
             if self.stopped {
                 return best_value;
@@ -94,7 +96,7 @@ impl AlphaBeta {
             if value > alpha {
                 root_moves[index].value = value;
                 alpha = value;
-                self.update_pv(0, encode(mv));
+                self.line.update_pv(0, encode(mv));
                 if value >= beta {
                     break;
                 }
@@ -104,7 +106,7 @@ impl AlphaBeta {
         }
         // The best move first, the others by the effort they took (a proxy for how close
         // they came).
-        if let Some(best) = self.pv_len[0].checked_sub(1).map(|_| self.pv[0][0]) {
+        if let Some(best) = self.line.principal_codes().first().copied() {
             root_moves.sort_by_key(|rm| (encode(rm.mv) != best, std::cmp::Reverse(rm.nodes)));
         }
         best_value
@@ -114,7 +116,7 @@ impl AlphaBeta {
     /// value this line had in the last iteration; returns its value (meaningless when the
     /// search was stopped).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn search_line(
+    pub(super) fn search_line<P: Preset>(
         &mut self,
         root: &Chess,
         root_key: u64,
@@ -127,12 +129,12 @@ impl AlphaBeta {
     ) -> i32 {
         let (mut alpha, mut beta) = (-INFINITY, INFINITY);
         let mut delta = ASPIRATION_DELTA;
-        if self.features.aspiration && depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+        if P::ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
             alpha = (previous - delta).max(-INFINITY);
             beta = (previous + delta).min(INFINITY);
         }
         loop {
-            let value = self.search_root(root, root_key, depth as i32, alpha, beta, root_moves, reporter, start);
+            let value = self.search_root::<P>(root, root_key, depth as i32, alpha, beta, root_moves, reporter, start);
             if self.stopped {
                 return value;
             }
@@ -149,7 +151,7 @@ impl AlphaBeta {
             delta *= 2;
             if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
                 let line = self.principal_line(root);
-                let report = Report { multipv, ..self.report(depth, value, bound, line, start) };
+                let report = Report { multipv, ..self.report(depth, value, bound, line, start.elapsed()) };
                 reporter.report(Progress::Iteration(report));
             }
         }

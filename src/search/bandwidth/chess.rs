@@ -5,16 +5,17 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
+use shakmaty::{Chess, Move, Position};
 
 use crate::eval::evaluate;
-use crate::moves::{MoveCode, decode, encode};
-use crate::search::alphabeta::movepick::{is_tactical, mvv_lva};
-use crate::search::alphabeta::{AlphaBeta, Features, ProbeLimits, pv_late_move_reduction};
+use crate::moves::{MoveCode, decode, encode, is_tactical, mvv_lva};
+use crate::search::probe::{ProbeLimits, Prober, ProberFactory};
+use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
-use crate::search::{INFINITY, MATE, Reporter, SearchJob, SearchOutcome, Searcher, Signals, drawn_by_rule, mated_in};
+use crate::search::{INFINITY, MATE, Reporter, SearchJob, SearchOutcome, Signals, drawn_by_rule, mated_in};
+use crate::zobrist::{key_after, key_of};
 
-use super::game::{Accuracy, GameTree, Tip, Window};
+use super::game_tree::{Accuracy, GameTree, Tip, Window};
 use super::params::DEEPEST_TIP_PROBE;
 
 /// A position with its zobrist key.
@@ -22,15 +23,14 @@ use super::params::DEEPEST_TIP_PROBE;
 pub struct ChessPos {
     /// The position.
     pub pos: Chess,
-    /// `zobrist_hash::<Zobrist64>(EnPassantMode::Legal)` of `pos`.
+    /// The zobrist key of `pos` ([`key_of`]).
     pub key: u64,
 }
 
 impl ChessPos {
     /// Wraps `pos` with its key.
     pub fn new(pos: Chess) -> ChessPos {
-        let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        ChessPos { pos, key }
+        ChessPos { key: key_of(&pos), pos }
     }
 
     /// The position after the legal move `m`, its key updated incrementally where
@@ -38,11 +38,7 @@ impl ChessPos {
     pub fn play(&self, m: Move) -> ChessPos {
         let mut next = self.pos.clone();
         next.play_unchecked(m);
-        let key = self
-            .pos
-            .update_zobrist_hash::<Zobrist64>(Zobrist64(self.key), m, EnPassantMode::Legal)
-            .map_or_else(|| next.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0, |z| z.0);
-        ChessPos { pos: next, key }
+        ChessPos { key: key_after(&self.pos, self.key, m, &next), pos: next }
     }
 }
 
@@ -103,7 +99,7 @@ enum MoveClass {
 
 /// Chess for the bandwidth search.
 pub struct ChessTree {
-    prober: Box<AlphaBeta>,
+    prober: Box<dyn Prober>,
     cache: TipCache,
     /// The clock of the running search: probes end at its hard limit.
     clock: Option<TimeManager>,
@@ -123,15 +119,24 @@ pub struct ChessTree {
     seeds: Vec<(u64, Tip)>,
     /// The root's key and the best move of that search: the first son.
     seeded_root: Option<(u64, Move)>,
+    /// The probes search with alpha-beta's selectivity (else full width).
+    selective: bool,
+    /// Syzygy tables: tips they cover take their value, and the probes search with them.
+    tablebases: Option<Syzygy>,
 }
 
 impl ChessTree {
-    /// A chess game with a tip cache of `cache_bytes` and a prober's transposition table
-    /// of `table_mb` megabytes, whose probes end when `signals` asks the search to stop.
-    pub fn new(cache_bytes: usize, table_mb: usize, signals: Arc<Signals>) -> Result<ChessTree, String> {
-        let prober = AlphaBeta::new(table_mb, signals)?;
+    /// A chess game with a tip cache of `cache_bytes` and a prober from `probers` with a
+    /// transposition table of `table_mb` megabytes, whose probes end when `signals` asks
+    /// the search to stop.
+    pub fn new(
+        cache_bytes: usize,
+        table_mb: usize,
+        probers: &ProberFactory,
+        signals: Arc<Signals>,
+    ) -> Result<ChessTree, String> {
         Ok(ChessTree {
-            prober: Box::new(prober),
+            prober: probers(table_mb, signals)?,
             cache: TipCache::new(cache_bytes)?,
             clock: None,
             keys: Vec::with_capacity(1024),
@@ -142,6 +147,8 @@ impl ChessTree {
             scratch: Vec::with_capacity(256),
             seeds: Vec::new(),
             seeded_root: None,
+            selective: true,
+            tablebases: None,
         })
     }
 
@@ -180,16 +187,16 @@ impl ChessTree {
     /// first to be replaced. Without this the table would fill up with deep entries of
     /// positions long gone, since replacement prefers to keep deeper entries.
     pub fn new_search(&mut self) {
-        self.prober.age_table();
+        self.prober.new_search();
     }
 
     /// Probes with the alpha-beta searcher's selectivity (`true`, the hybrid style) or
     /// full width (Harris's style, like `SearchMode` `Minimax`). A change forgets the
     /// cached estimates, which the other probes made.
     pub fn set_selective(&mut self, selective: bool) {
-        let features = if selective { Features::FULL } else { Features::MINIMAX };
-        if self.prober.features != features {
-            self.prober.features = features;
+        if self.selective != selective {
+            self.selective = selective;
+            self.prober.set_full_width(!selective);
             self.clear();
         }
     }
@@ -198,7 +205,7 @@ impl ChessTree {
     /// reporting its iterations: its table then holds what the tips below the root will
     /// ask. Its nodes count as probe nodes.
     pub fn search_root(&mut self, job: &SearchJob, reporter: &mut dyn Reporter, time: TimeManager) -> SearchOutcome {
-        let outcome = self.prober.search_within(job, reporter, time);
+        let outcome = self.prober.search_root(job, reporter, time);
         self.probe_nodes += self.prober.nodes();
         outcome
     }
@@ -229,6 +236,24 @@ impl ChessTree {
         }
     }
 
+    /// Values tips, and lets the probes search, with `tablebases` from now on; the cached
+    /// estimates, made without them, are forgotten.
+    pub fn set_tablebases(&mut self, tablebases: Option<Syzygy>) {
+        self.prober.set_tablebases(tablebases.clone());
+        self.tablebases = tablebases;
+        self.clear();
+    }
+
+    /// The tables' value of `pos`, when they cover it just after a capture or pawn move:
+    /// exact, as a finished game's.
+    fn tablebase_tip(&self, pos: &ChessPos) -> Option<Tip> {
+        let tables = self.tablebases.as_ref()?;
+        if pos.pos.halfmoves() != 0 || !tables.covers(&pos.pos) {
+            return None;
+        }
+        tables.probe_value(&pos.pos, 0).map(Tip::terminal)
+    }
+
     /// Forgets the seeds of [`seed_root`](ChessTree::seed_root) not used yet.
     pub fn clear_seeds(&mut self) {
         self.seeds.clear();
@@ -251,7 +276,20 @@ impl ChessTree {
 
     /// The prober's best move in `pos`, if its table holds one.
     pub fn table_move(&self, pos: &Chess) -> Option<Move> {
-        self.prober.table_move(pos, pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0)
+        self.table_move_at(pos, key_of(pos))
+    }
+
+    /// The prober's best move in `pos`, whose key is `key`, if its table holds one.
+    fn table_move_at(&self, pos: &Chess, key: u64) -> Option<Move> {
+        decode(pos, self.prober.table_entry(key)?.mv)
+    }
+
+    /// The value the probes' table holds for the position with `key` from a search at
+    /// least `depth` (from 1) deep, if it settles the window: a tip whose probe would
+    /// search it again as a PV node, which takes no value from the table.
+    fn table_value(&self, key: u64, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let hit = self.prober.table_entry(key)?;
+        (depth > 0 && hit.depth >= depth as i32 && hit.settles(alpha, beta)).then_some(hit.value)
     }
 
     /// Nodes searched by tip probes so far.
@@ -275,7 +313,7 @@ impl ChessTree {
             return Tip::estimate_at(value, depth);
         }
         let (alpha, beta) = (window.alpha.max(-INFINITY), window.beta.min(INFINITY));
-        if let Some(value) = self.prober.table_value(pos.key, depth, alpha, beta) {
+        if let Some(value) = self.table_value(pos.key, depth, alpha, beta) {
             return Tip::windowed(value.clamp(-MATE, MATE), depth, window);
         }
         let nodes = self.probe_budget.map(|budget| budget.saturating_sub(self.probe_nodes));
@@ -306,7 +344,7 @@ impl GameTree for ChessTree {
     /// history: the order that late-son reductions go by.
     fn moves(&mut self, pos: &ChessPos, out: &mut Vec<Move>) {
         let seeded = self.seeded_root.and_then(|(key, best)| (key == pos.key).then_some(best));
-        let hint = seeded.or_else(|| self.prober.table_move(&pos.pos, pos.key));
+        let hint = seeded.or_else(|| self.table_move_at(&pos.pos, pos.key));
         let side = pos.pos.turn();
         let prober = &self.prober;
         self.scratch.clear();
@@ -316,7 +354,7 @@ impl GameTree for ChessTree {
             } else if is_tactical(m) {
                 (MoveClass::Tactical, mvv_lva(m))
             } else {
-                (MoveClass::Quiet, prober.history_score(side, m))
+                (MoveClass::Quiet, prober.quiet_move_score(side, m))
             };
             (order, m)
         }));
@@ -351,6 +389,11 @@ impl GameTree for ChessTree {
         if pos.pos.legal_moves().is_empty() {
             return Tip::terminal(if pos.pos.is_check() { mated_in(0) } else { 0 });
         }
+        if ply > 0
+            && let Some(tip) = self.tablebase_tip(pos)
+        {
+            return tip;
+        }
         if ply == 1
             && let Some(k) = self.seeds.iter().position(|&(key, tip)| key == pos.key && tip.depth as u32 >= depth)
         {
@@ -368,7 +411,7 @@ impl GameTree for ChessTree {
         if !quiet || father.pos.is_check() || son.pos.is_check() {
             return 0;
         }
-        pv_late_move_reduction(depth, rank)
+        self.prober.late_move_reduction(depth, rank)
     }
 
     fn deepest_estimate(&self) -> u32 {
@@ -386,7 +429,7 @@ impl GameTree for ChessTree {
 mod tests {
     use super::*;
     use crate::moves::parse_uci;
-    use crate::search::bandwidth::game::Accuracy;
+    use crate::search::bandwidth::game_tree::Accuracy;
     use shakmaty::CastlingMode;
 
     fn chess(fen: &str) -> Chess {
@@ -394,7 +437,8 @@ mod tests {
     }
 
     fn tree() -> ChessTree {
-        let mut tree = ChessTree::new(1 << 16, 4, Arc::new(Signals::default())).unwrap();
+        let probers = crate::engine::searchers::alpha_beta_probers();
+        let mut tree = ChessTree::new(1 << 16, 4, &probers, Arc::new(Signals::default())).unwrap();
         tree.set_history(&[]);
         tree
     }
@@ -492,7 +536,7 @@ mod tests {
         let pos = ChessPos::new(chess(fen));
         game.enter(&pos);
         game.evaluate(&pos, 1, 6, Window::FULL);
-        let hint = game.prober.table_move(&pos.pos, pos.key).expect("a probe leaves its best move");
+        let hint = game.table_move_at(&pos.pos, pos.key).expect("a probe leaves its best move");
         let mut sons = Vec::new();
         game.moves(&pos, &mut sons);
         assert_eq!(sons[0], hint);
@@ -500,7 +544,7 @@ mod tests {
         let first_quiet = rest.iter().position(|&m| !is_tactical(m)).unwrap();
         assert!(rest[first_quiet..].iter().all(|&m| !is_tactical(m)), "captures before quiet moves");
         let side = pos.pos.turn();
-        let history: Vec<i32> = rest[first_quiet..].iter().map(|&m| game.prober.history_score(side, m)).collect();
+        let history: Vec<i32> = rest[first_quiet..].iter().map(|&m| game.prober.quiet_move_score(side, m)).collect();
         assert!(history.windows(2).all(|w| w[0] >= w[1]), "quiet moves by history: {history:?}");
         assert!(history[0] > 0, "the probe taught the history something");
     }

@@ -4,7 +4,7 @@
 
 use crate::moves::MoveCode;
 
-use super::game::Accuracy;
+use super::game_tree::Accuracy;
 use super::params::UNCONFIRMED_DISCOUNT_CP;
 use super::tree::{COLLAPSED, DROPPED, NodeId, Tree};
 use super::window::{Band, NO_VALUE, back_up};

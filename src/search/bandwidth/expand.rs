@@ -2,12 +2,12 @@
 //! alpha-beta cutoff whose alpha the band lowers), and the estimates that value the new
 //! tips, scouted where a bound is enough.
 
-use super::game::{Accuracy, GameTree, Tip, Window};
-use super::searcher::{Expansion, Searcher};
+use super::best_first::{BestFirst, Expansion};
+use super::game_tree::{Accuracy, GameTree, Tip, Window};
 use super::tree::{CUT, DROPPED, EXHAUSTED, Node, NodeId, PROVEN, TERMINAL};
 use super::window::{Band, NO_VALUE, back_up};
 
-impl<G: GameTree> Searcher<G> {
+impl<G: GameTree> BestFirst<G> {
     /// Expands the tip `id` at the end of the path: two plies, or one when the tip is off
     /// the regular parity (a revived stub). The new tips look as far ahead as the search
     /// asks at their ply, or, below the root when estimates deepen, if that was further, as
@@ -15,7 +15,7 @@ impl<G: GameTree> Searcher<G> {
     /// taper, and the extra ply an off-parity tip gets), so that no line loses more than the
     /// taper by growing. In a double expansion whose replies are each valued (Harris's way)
     /// the sons, whose estimates only order them, look one ply less; where one probe per son
-    /// stands in for its replies (see [`add_replies`](Searcher::add_replies)), one ply more.
+    /// stands in for its replies (see [`add_replies`](BestFirst::add_replies)), one ply more.
     /// Every move that [extends](GameTree::extends) a line adds its ply to the tips below it.
     pub(super) fn expand(&mut self, id: NodeId, abort: &mut dyn FnMut() -> bool) -> Expansion {
         let depth = self.path.len() - 1;

@@ -2,7 +2,7 @@
 //! Iterative deepening searches the root for most of the budget, with the prober whose
 //! table the tree's tips share; the tree then grows from the horizon it reached, along the
 //! principal line and the runner-ups in the band (see
-//! [`Searcher::is_hybrid`](super::searcher::Searcher::is_hybrid)). The move played is the
+//! [`BestFirst::is_hybrid`](super::best_first::BestFirst::is_hybrid)). The move played is the
 //! iterations' own, unless the tree shows another one better by a value it trusts.
 
 use shakmaty::Position;
@@ -65,7 +65,7 @@ impl Bandwidth {
 
     /// True when the tree's choice of move stands against the iterations' `lead`: it is
     /// the same move (the tree then has the deeper line), or a move whose value the tree
-    /// trusts (see [`Searcher::flatters_root`](super::searcher::Searcher::flatters_root))
+    /// trusts (see [`BestFirst::flatters_root`](super::best_first::BestFirst::flatters_root))
     /// and that is no worse there than the lead's move (on a tie the tree's move has the
     /// line the tree grew, to reuse after the reply). A tree whose root has no sons yet has
     /// no choice.

@@ -1,10 +1,10 @@
 //! Keeping the tree within its node cap: compaction, collapsing the least promising
 //! subtrees, freezing when neither helps.
 
+use super::best_first::BestFirst;
 use super::choice::Ranking;
-use super::game::GameTree;
+use super::game_tree::GameTree;
 use super::params::{COLLAPSE_ABOVE_PERCENT, COLLAPSE_TARGET_PERCENT, COMPACT_AT_PERCENT};
-use super::searcher::Searcher;
 use super::tree::{Node, NodeId, Tree};
 
 impl Tree {
@@ -54,7 +54,7 @@ impl Tree {
     }
 }
 
-impl<G: GameTree> Searcher<G> {
+impl<G: GameTree> BestFirst<G> {
     /// Compacts the arena; collapses the least promising subtrees when the live nodes still
     /// fill too much of it; freezes the tree when even that does not help. The search does
     /// this when the arena fills up.

@@ -2,15 +2,16 @@
 //! centipawns, with alpha-beta probes at the tips. `docs/bandwidth.md` describes the
 //! algorithm and where it departs from the paper.
 //!
-//! [`searcher::Searcher`] is the search on any [`game::GameTree`]; [`Bandwidth`] wraps it
+//! [`best_first::BestFirst`] is the search on any [`game_tree::GameTree`]; [`Bandwidth`] wraps it
 //! for chess with the engine's `SearchJob`, clock and reports, runs alpha-beta's iterative
 //! deepening at the root before the tree where the probes deepen (`hybrid`), re-roots the
 //! kept tree on each search and expands it silently between commands when allowed.
 
+pub mod best_first;
 pub mod chess;
 mod choice;
 mod expand;
-pub mod game;
+pub mod game_tree;
 mod hybrid;
 mod memory;
 pub mod options;
@@ -21,7 +22,6 @@ mod refresh;
 mod rooting;
 mod runner_up;
 mod schedule;
-pub mod searcher;
 mod select;
 pub mod synthetic;
 pub mod tree;
@@ -34,18 +34,17 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use crate::moves::{MoveCode, decode};
-use crate::search::alphabeta::depth_goal;
 use crate::search::options::OptionValue;
+use crate::search::probe::ProberFactory;
+use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
-use crate::search::{
-    Bound, MATE, MATE_BOUND, Progress, Report, Reporter, Score, SearchJob, SearchOutcome, Signals, mated_in,
-};
+use crate::search::{MATE, MATE_BOUND, Progress, Report, Reporter, SearchJob, SearchOutcome, Signals, mated_in};
+use best_first::{BestFirst, Stats, Step};
 use chess::{ChessPos, ChessTree};
 use hybrid::Lead;
 use options::BandwidthSettings;
 use params::*;
 use ponder::PonderEnd;
-use searcher::{Searcher, Stats, Step};
 use tree::Tree;
 
 /// What the last search did besides its report, for an `info string`.
@@ -71,7 +70,11 @@ pub struct SearchSummary {
 /// The bandwidth searcher for chess and its tree, kept between searches.
 pub struct Bandwidth {
     signals: Arc<Signals>,
-    searcher: Searcher<ChessTree>,
+    /// Makes the tip probers when the memory is laid out anew.
+    probers: ProberFactory,
+    /// The Syzygy tables tips and probes use.
+    tablebases: Option<Syzygy>,
+    searcher: BestFirst<ChessTree>,
     memory_mb: usize,
     /// Keep expanding the tree between commands (`AlwaysThink`).
     always_think: bool,
@@ -81,22 +84,31 @@ pub struct Bandwidth {
 
 impl Bandwidth {
     /// A searcher whose tree, tip cache and probes' table share `memory_mb` megabytes (see
-    /// [`params::tree_bytes`]), listening to `signals`, rooted at the start position.
-    pub fn new(memory_mb: usize, params: BandwidthParams, signals: Arc<Signals>) -> Result<Bandwidth, String> {
+    /// [`params::tree_bytes`]), with tips valued by probers from `probers`, listening to
+    /// `signals`, rooted at the start position.
+    pub fn new(
+        memory_mb: usize,
+        params: BandwidthParams,
+        probers: ProberFactory,
+        signals: Arc<Signals>,
+    ) -> Result<Bandwidth, String> {
         let settings = BandwidthSettings { params, ..BandwidthSettings::default() };
-        Bandwidth::with_settings(memory_mb, settings, signals)
+        Bandwidth::with_settings(memory_mb, settings, probers, signals)
     }
 
     /// A searcher with all the settings the options give.
     pub fn with_settings(
         memory_mb: usize,
         settings: BandwidthSettings,
+        probers: ProberFactory,
         signals: Arc<Signals>,
     ) -> Result<Bandwidth, String> {
         let root = ChessPos::new(Chess::default());
-        let searcher = build_searcher(memory_mb, settings.params, root, &[], signals.clone())?;
+        let searcher = build_searcher(memory_mb, settings.params, (root, &[]), &probers, signals.clone())?;
         Ok(Bandwidth {
             signals,
+            probers,
+            tablebases: None,
             searcher,
             memory_mb,
             always_think: settings.always_think,
@@ -126,7 +138,8 @@ impl Bandwidth {
     fn rebuild(&mut self, memory_mb: usize, params: BandwidthParams) -> Result<(), String> {
         let root = self.searcher.root_pos().clone();
         let history = self.searcher.game().history().to_vec();
-        self.searcher = build_searcher(memory_mb, params, root, &history, self.signals.clone())?;
+        self.searcher = build_searcher(memory_mb, params, (root, &history), &self.probers, self.signals.clone())?;
+        self.searcher.game_mut().set_tablebases(self.tablebases.clone());
         self.memory_mb = memory_mb;
         Ok(())
     }
@@ -137,7 +150,7 @@ impl Bandwidth {
     }
 
     /// The generic searcher inside, for inspection.
-    pub fn searcher(&self) -> &Searcher<ChessTree> {
+    pub fn searcher(&self) -> &BestFirst<ChessTree> {
         &self.searcher
     }
 
@@ -212,9 +225,9 @@ impl Bandwidth {
         };
         // `go depth` and a lone `go mate` end where alpha-beta's do (the hybrid's iterations
         // are alpha-beta's): a tree whose line reaches that far has not found the mate.
-        let depth_done = depth_goal(&job.limits).is_some_and(|d| reach() >= d);
+        let depth_done = job.limits.depth_goal().is_some_and(|d| reach() >= d);
         let value = root.value();
-        let mate_done = job.limits.mate.is_some_and(|n| value >= MATE_BOUND && (MATE - value + 1) / 2 <= n as i32);
+        let mate_done = job.limits.mate_reached(value);
         depth_done || mate_done
     }
 
@@ -337,7 +350,7 @@ impl Bandwidth {
             if job.root.is_check() { mated_in(0) } else { 0 }
         } else {
             // The value of the move reported, which may not be the root's best son by key
-            // (see `Searcher::flatters_root`).
+            // (see `BestFirst::flatters_root`).
             self.searcher.root_choices().first().map_or_else(|| self.searcher.root_value(), |&(_, value)| value)
         };
         // The length of the line reported (the root's own line can differ where brothers tie:
@@ -345,17 +358,11 @@ impl Bandwidth {
         // less than the depth the hybrid's iterative deepening finished.
         let depth = (pv.len() as u32).max(self.summary.id_depth);
         Report {
-            depth,
             seldepth: (self.searcher.deepest() as u32).max(depth),
-            score: Score::from_value(value),
-            bound: Bound::Exact,
             nodes: self.work() - work_before,
             elapsed: start.elapsed(),
             hashfull: self.searcher.tree().hashfull(),
-            pv,
-            multipv: 1,
-            tbhits: 0,
-            wdl: None,
+            ..Report::new(value, depth, pv)
         }
     }
 
@@ -472,6 +479,15 @@ impl crate::search::Searcher for Bandwidth {
         self.rebuild(memory_mb, *self.params())
     }
 
+    /// Tips in the tables' range take their value from them, and the probes search with
+    /// them. The tree starts afresh: its values were backed up without them.
+    fn set_tablebases(&mut self, tablebases: Option<Syzygy>) {
+        self.searcher.game_mut().set_tablebases(tablebases.clone());
+        self.tablebases = tablebases;
+        let root = self.searcher.root_pos().clone();
+        self.searcher.reset(root);
+    }
+
     fn set_option(&mut self, name: &str, value: OptionValue) -> Result<(), String> {
         let mut settings = BandwidthSettings { params: *self.params(), always_think: self.always_think };
         settings.apply(name, value)?;
@@ -525,14 +541,14 @@ fn is_uncertain(lead: i32, band: i32) -> bool {
 fn build_searcher(
     memory_mb: usize,
     params: BandwidthParams,
-    root: ChessPos,
-    history: &[u64],
+    (root, history): (ChessPos, &[u64]),
+    probers: &ProberFactory,
     signals: Arc<Signals>,
-) -> Result<Searcher<ChessTree>, String> {
-    let mut game = ChessTree::new(tip_cache_bytes(memory_mb), probe_table_mb(memory_mb), signals)?;
+) -> Result<BestFirst<ChessTree>, String> {
+    let mut game = ChessTree::new(tip_cache_bytes(memory_mb), probe_table_mb(memory_mb), probers, signals)?;
     game.set_history(history);
     game.set_selective(params.selective());
-    Searcher::new(game, root, params, tree_node_cap(memory_mb))
+    BestFirst::new(game, root, params, tree_node_cap(memory_mb))
 }
 
 #[cfg(test)]

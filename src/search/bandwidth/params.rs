@@ -24,7 +24,7 @@ pub const MAX_TIP_PROBE_DEPTH: u32 = 3;
 /// rises above `TipProbeDepth` only when a frozen tree looks further instead of growing).
 pub const LOOK_AHEAD_TAPER: u32 = 2;
 /// The deepest tip probe the search deepens to (at most what a node records).
-pub const DEEPEST_TIP_PROBE: u32 = super::game::MAX_TIP_DEPTH;
+pub const DEEPEST_TIP_PROBE: u32 = super::game_tree::MAX_TIP_DEPTH;
 
 /// The hybrid (a deepening look-ahead) first runs alpha-beta's iterative deepening at the
 /// root for this share of the soft budget, and of a `go nodes` budget (per cent)...

@@ -1,7 +1,7 @@
 //! The line the search walks from the root down: the tree's nodes and their positions,
 //! every one of them entered in the game (see [`GameTree::enter`]).
 
-use super::game::GameTree;
+use super::game_tree::GameTree;
 use super::tree::{NodeId, Tree};
 use super::window;
 

@@ -15,7 +15,7 @@ use super::chess::ChessPos;
 use super::params::{BandwidthStyle, IDLE_POLL_MS, REPORT_INTERVAL_MS, REPORT_MIN_GAP_MS};
 use crate::moves::{MoveCode, decode, encode};
 use crate::search::time::TimeManager;
-use crate::search::{Bound, Progress, Report, Reporter, Score, SearchJob, SearchOutcome};
+use crate::search::{Progress, Report, Reporter, SearchJob, SearchOutcome};
 
 /// How a whole-tree ponder ended.
 pub(super) enum PonderEnd {
@@ -107,17 +107,10 @@ impl Bandwidth {
         }
         let depth = pv.len().max(1) as u32;
         Report {
-            depth,
-            seldepth: depth,
-            score: Score::from_value(son.map_or(0, |id| tree.node(id).value())),
-            bound: Bound::Exact,
             nodes: self.work() - work_before,
             elapsed: job.started.elapsed(),
             hashfull: tree.hashfull(),
-            pv,
-            multipv: 1,
-            tbhits: 0,
-            wdl: None,
+            ..Report::new(son.map_or(0, |id| tree.node(id).value()), depth, pv)
         }
     }
 }

@@ -2,12 +2,12 @@
 //! that asks the moves along the selected line, in the band or not, whether a deeper look
 //! brings them back into it.
 
-use super::game::{Accuracy, GameTree, Tip, Window};
-use super::searcher::{Searcher, Step};
+use super::best_first::{BestFirst, Step};
+use super::game_tree::{Accuracy, GameTree, Tip, Window};
 use super::tree::{COLLAPSED, CUT, DROPPED, Node, NodeId};
 use super::window::{self, path_window};
 
-impl<G: GameTree> Searcher<G> {
+impl<G: GameTree> BestFirst<G> {
     /// True if the value of the tip `node`, `ply` plies below the root on a line extended by
     /// `ext` plies, cannot be relied on (see
     /// [`LookAhead::unreliable`](super::schedule::LookAhead::unreliable)).
@@ -45,7 +45,7 @@ impl<G: GameTree> Searcher<G> {
     /// the sweep (see [`LookAhead::sweep_due`](super::schedule::LookAhead::sweep_due))
     /// below a node on the selected path (the nearest the root first): a tip son off the
     /// path, or a tip among those an expanded son's value rests on (see
-    /// [`sweep_due_in_proof`](Searcher::sweep_due_in_proof)). It is asked
+    /// [`sweep_due_in_proof`](BestFirst::sweep_due_in_proof)). It is asked
     /// only whether it now comes within the band of its best brother (one that does gets
     /// its exact value; one that does not, a bound). Best-first search alone never looks
     /// again at a son whose shallow estimate put it out of the band, so a refutation that
@@ -100,7 +100,7 @@ impl<G: GameTree> Searcher<G> {
         found
     }
 
-    /// [Sweeps](Searcher::sweep_path) the principal line, which selection no longer walks
+    /// [Sweeps](BestFirst::sweep_path) the principal line, which selection no longer walks
     /// once nothing is left to expand.
     pub(super) fn sweep_principal_line(&mut self, abort: &mut dyn FnMut() -> bool) -> Option<Step> {
         if !self.reach().deepens() {
@@ -138,7 +138,7 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// Values the tip `id` at the end of the path again with the current look-ahead
-    /// (exactly inside `window`; first by a [scout](Searcher::estimate) when `scout`) and
+    /// (exactly inside `window`; first by a [scout](BestFirst::estimate) when `scout`) and
     /// backs up.
     pub(super) fn refresh(
         &mut self,

@@ -3,11 +3,11 @@
 //! best (B*'s DISPROVEREST), so that probes go where the move choice is uncertain rather
 //! than into a uniform deepening of every root son.
 
-use super::game::{GameTree, Window};
-use super::searcher::{Searcher, Step};
+use super::best_first::{BestFirst, Step};
+use super::game_tree::{GameTree, Window};
 use super::tree::{COLLAPSED, DROPPED, EXHAUSTED, NodeId, TERMINAL};
 
-impl<G: GameTree> Searcher<G> {
+impl<G: GameTree> BestFirst<G> {
     /// Values the runner-up root son (the best by key after the best son) again, looking a
     /// ply further than its last estimate, and asks only whether that brings it into the
     /// band of the best son; one that comes in gets its exact value, and the best son

@@ -146,7 +146,7 @@ impl LookAhead {
     /// look-ahead. With it, the cost falls level by level, as alpha-beta's does with the
     /// remaining depth; a taper under two plies lets each expansion push its line's horizon
     /// further (the best-first extension after alpha-beta). The moves of the line that
-    /// [extend](super::game::GameTree::extends) it add `ext` plies, as alpha-beta's check
+    /// [extend](super::game_tree::GameTree::extends) it add `ext` plies, as alpha-beta's check
     /// extension does.
     pub fn regular_at(&self, ply: usize, ext: u32, reach: Reach) -> u32 {
         let level = u32::try_from(((ply + 1 + self.tip_parity) / 2).saturating_sub(1)).unwrap_or(u32::MAX);

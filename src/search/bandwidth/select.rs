@@ -2,9 +2,9 @@
 //! tip, and the negamax recomputation of the nodes above it afterwards, which also drops
 //! what fell out of the band and marks what is proven or exhausted.
 
-use super::game::GameTree;
+use super::best_first::{BestFirst, Step};
+use super::game_tree::GameTree;
 use super::params::MAX_TREE_DEPTH;
-use super::searcher::{Searcher, Step};
 use super::tree::{COLLAPSED, CUT, DROPPED, EXHAUSTED, HORIZON, Node, NodeId, PROVEN};
 use super::window::{NO_VALUE, back_up, proven_win};
 
@@ -22,7 +22,7 @@ enum Selection {
     Stuck,
 }
 
-impl<G: GameTree> Searcher<G> {
+impl<G: GameTree> BestFirst<G> {
     /// Selects the tip to work at, leaving the path to it entered. A selection that ends
     /// elsewhere repairs the flags that misled it (stale after a change of band, or a tip
     /// beyond the depth horizon) and selects again: `Err` when the search is then finished,

@@ -6,7 +6,7 @@ use crate::moves::MoveCode;
 pub use crate::random::SplitMix;
 use crate::random::{GOLDEN_GAMMA, mix};
 
-use super::game::{GameTree, Tip, Window};
+use super::game_tree::{GameTree, Tip, Window};
 
 /// Leaf values of [`UniformTree::random`] lie within ±this.
 pub const RANDOM_LEAF_RANGE: i32 = 1000;

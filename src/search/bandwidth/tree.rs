@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use crate::moves::{MoveCode, NO_MOVE};
 
-use super::game::{Accuracy, Tip};
+use super::game_tree::{Accuracy, Tip};
 use super::params::{MAX_TREE_NODES, MIN_TREE_NODES};
 
 /// Index of a node in the arena.

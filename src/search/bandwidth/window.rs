@@ -4,7 +4,7 @@
 
 use crate::search::{MATE, MATE_BOUND};
 
-use super::game::Window;
+use super::game_tree::Window;
 use super::params::{BandwidthParams, MAX_BAND};
 use super::tree::{DROPPED, Node, NodeId, PROVEN, Tree};
 

@@ -12,14 +12,14 @@ use crate::moves::{MoveCode, NO_MOVE};
 pub use super::window::{back_up, son_window};
 
 use super::choice::{self, Ranking};
-use super::game::{GameTree, Tip, Window};
+use super::game_tree::{GameTree, Tip, Window};
 use super::params::*;
 use super::path::Path;
 use super::schedule::{LookAhead, Reach};
 use super::tree::{DROPPED, EXHAUSTED, HORIZON, Node, NodeId, PROVEN, TERMINAL, Tree};
 use super::window::Band;
 
-/// What one call of [`Searcher::step`] did.
+/// What one call of [`BestFirst::step`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     /// A tip was expanded and the values backed up.
@@ -63,7 +63,7 @@ pub(super) enum Expansion {
 }
 
 /// The search: a game, the root position, the tree and the settings.
-pub struct Searcher<G: GameTree> {
+pub struct BestFirst<G: GameTree> {
     pub(super) game: G,
     pub(super) root_pos: G::Pos,
     pub(super) tree: Tree,
@@ -76,7 +76,7 @@ pub struct Searcher<G: GameTree> {
     /// When set, the root's sons are restricted to these codes.
     pub(super) root_moves: Vec<MoveCode>,
     /// The move of the last root son that was best with a trusted value (see
-    /// [`root_choices`](Searcher::root_choices)), as alpha-beta's last finished iteration
+    /// [`root_choices`](BestFirst::root_choices)), as alpha-beta's last finished iteration
     /// keeps its move until another one is confirmed better.
     pub(super) incumbent: Option<MoveCode>,
     /// Steps so far, for [`RUNNER_UP_EVERY`].
@@ -91,10 +91,10 @@ pub struct Searcher<G: GameTree> {
     pub(super) son_pos: Vec<G::Pos>,
 }
 
-impl<G: GameTree> Searcher<G> {
+impl<G: GameTree> BestFirst<G> {
     /// A searcher on `game` rooted at `root` with a tree of at most `cap` nodes.
-    pub fn new(game: G, root: G::Pos, params: BandwidthParams, cap: usize) -> Result<Searcher<G>, String> {
-        let mut searcher = Searcher {
+    pub fn new(game: G, root: G::Pos, params: BandwidthParams, cap: usize) -> Result<BestFirst<G>, String> {
+        let mut searcher = BestFirst {
             game,
             root_pos: root.clone(),
             tree: Tree::new(cap)?,
@@ -116,7 +116,7 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// What the look-ahead schedule reads from the settings and the game now: the style's
-    /// schedule (see [`is_hybrid`](Searcher::is_hybrid)) from `TipProbeDepth`, within what
+    /// schedule (see [`is_hybrid`](BestFirst::is_hybrid)) from `TipProbeDepth`, within what
     /// the game offers. Harris's look-ahead never deepens by itself.
     pub(super) fn reach(&self) -> Reach {
         let deepest = self.game.deepest_estimate();
@@ -138,7 +138,7 @@ impl<G: GameTree> Searcher<G> {
     /// ([`HYBRID_FULL_TAPER_LEVELS`]) pushes its line's horizon further
     /// ([`HYBRID_LOOK_AHEAD_TAPER`]), the look-ahead deepens seldom
     /// ([`HYBRID_DEEPEN_EVERY`]), and every [`RUNNER_UP_EVERY`]th step looks deeper at the
-    /// runner-up root son (see [`challenge_runner_up`](Searcher::challenge_runner_up)).
+    /// runner-up root son (see [`challenge_runner_up`](BestFirst::challenge_runner_up)).
     pub fn is_hybrid(&self) -> bool {
         self.params.style == BandwidthStyle::Hybrid
     }
@@ -158,7 +158,7 @@ impl<G: GameTree> Searcher<G> {
 
     /// The look-ahead a tip `ply` plies below the root, on a line extended by `ext` plies,
     /// gets now: less deep below the root's sons (see [`LOOK_AHEAD_TAPER`] and
-    /// [`is_hybrid`](Searcher::is_hybrid)), a ply more off
+    /// [`is_hybrid`](BestFirst::is_hybrid)), a ply more off
     /// the regular parity (a cut son) so that its horizon lines up with its cousins'.
     pub fn look_ahead_at(&self, ply: usize, ext: u32) -> u32 {
         self.look_ahead.at(ply, ext, self.reach())
@@ -166,7 +166,7 @@ impl<G: GameTree> Searcher<G> {
 
     /// Starts a fresh tree at `root` (the game's history must already be set for it). The
     /// look-ahead starts again from the base depth, as for a tip root after a move (see
-    /// [`advance`](Searcher::advance)).
+    /// [`advance`](BestFirst::advance)).
     pub fn reset(&mut self, root: G::Pos) {
         self.look_ahead.reset(self.reach());
         let tip = self.game.evaluate(&root, 0, 0, Window::FULL);
@@ -216,7 +216,7 @@ impl<G: GameTree> Searcher<G> {
         &self.game
     }
 
-    /// The game, to change its settings or history (then [`reset`](Searcher::reset)).
+    /// The game, to change its settings or history (then [`reset`](BestFirst::reset)).
     pub fn game_mut(&mut self) -> &mut G {
         &mut self.game
     }
@@ -244,7 +244,7 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// Deepest tip created below the current root (reset with
-    /// [`clear_deepest`](Searcher::clear_deepest)).
+    /// [`clear_deepest`](BestFirst::clear_deepest)).
     pub fn deepest(&self) -> usize {
         self.deepest
     }
@@ -449,8 +449,8 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// The sons of the root with their values from the root's view, ignoring the depth
-    /// penalty, best first: those that [flatter](Searcher::flatters_root) the root count
-    /// [`UNCONFIRMED_DISCOUNT_CP`] less (except the [incumbent](Searcher::incumbent_son)),
+    /// penalty, best first: those that [flatter](BestFirst::flatters_root) the root count
+    /// [`UNCONFIRMED_DISCOUNT_CP`] less (except the [incumbent](BestFirst::incumbent_son)),
     /// and tips holding a scout's bound come after every other son; ties go to the larger
     /// subtree.
     pub fn root_choices(&self) -> Vec<(NodeId, i32)> {
@@ -472,14 +472,14 @@ impl<G: GameTree> Searcher<G> {
     }
 
     /// True if the root's best son (by key, the one selection follows) can be trusted: it
-    /// does not [flatter](Searcher::flatters_root) the root. A search should not stop by
+    /// does not [flatter](BestFirst::flatters_root) the root. A search should not stop by
     /// choice before it is.
     pub fn best_son_trusted(&self) -> bool {
         choice::best_son_trusted(&self.tree)
     }
 
     /// The principal variation as move codes: the best root son (see
-    /// [`root_choices`](Searcher::root_choices)), then the best sons by value.
+    /// [`root_choices`](BestFirst::root_choices)), then the best sons by value.
     pub fn principal_line(&self) -> Vec<MoveCode> {
         self.ranking().principal_nodes().iter().map(|&id| self.tree.node(id).mv()).collect()
     }
