@@ -48,7 +48,7 @@ impl Worker {
         let mut final_report = None;
         let mut stability = Stability::default();
         for depth in 1..=max_depth {
-            if self.skips(depth) {
+            if depth < max_depth && self.skips(depth) {
                 continue;
             }
             let mut reports = Vec::with_capacity(lines);
@@ -80,7 +80,8 @@ impl Worker {
             best_line = reports[0].1.pv.clone();
             self.has_result = true;
             let seldepth = reports[0].1.seldepth;
-            self.shared.publish_iteration(self.index, Finished { depth, seldepth, value, line: best_line.clone() });
+            let finished = Finished { depth, seldepth, value, line: best_line.clone() };
+            self.shared.publish_iteration(self.index, finished, depth == max_depth);
             final_report = reports.into_iter().next().map(|(_, report)| report);
 
             if limits.mate_reached(value) {
@@ -123,7 +124,8 @@ impl Worker {
     ///
     /// [`SharedState::better_helper_result`]: super::shared::SharedState::better_helper_result
     pub(super) fn answer_from_best_thread(&self, job: &SearchJob, outcome: SearchOutcome) -> SearchOutcome {
-        let Some(better) = self.shared.better_helper_result() else { return outcome };
+        let goal = job.limits.depth_goal().unwrap_or(MAX_DEPTH);
+        let Some(better) = self.shared.better_helper_result(goal) else { return outcome };
         let best = better.line[0];
         let ponder = better.line.get(1).copied().or_else(|| self.ponder_from_table(&job.root, key_of(&job.root), best));
         let report = Report {
@@ -137,8 +139,10 @@ impl Worker {
         SearchOutcome { best: Some(best), ponder, report }
     }
 
-    /// True when this Lazy SMP helper leaves iteration `depth` to the other threads. The
-    /// main thread and the first iteration skip nothing, so every thread has a move.
+    /// True when this Lazy SMP helper leaves iteration `depth` to the other threads, so
+    /// that the threads search different depths at the same moment. The main thread and
+    /// the first iteration skip nothing, so every thread has a move; the search's last
+    /// iteration is skipped by no one either (see the caller).
     fn skips(&self, depth: u32) -> bool {
         if self.index == 0 || depth == 1 {
             return false;

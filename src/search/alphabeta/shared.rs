@@ -2,7 +2,7 @@
 //! each thread's published progress. Everything else a thread owns alone (`worker.rs`).
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::Move;
 
@@ -38,13 +38,17 @@ pub(super) struct SharedState {
     /// The transposition table.
     pub(super) tt: TranspositionTable,
     threads: Box<[Progress]>,
+    /// Set when a helper finished the search's last iteration (`go depth`): the main
+    /// thread stops and answers with it.
+    goal_reached: AtomicBool,
 }
 
 impl SharedState {
     /// A table of `hash_mb` megabytes and room for `threads` threads' progress.
     pub(super) fn new(hash_mb: usize, threads: usize) -> Result<SharedState, String> {
         let tt = TranspositionTable::new(hash_mb)?;
-        Ok(SharedState { tt, threads: (0..threads.max(1)).map(|_| Progress::default()).collect() })
+        let threads = (0..threads.max(1)).map(|_| Progress::default()).collect();
+        Ok(SharedState { tt, threads, goal_reached: AtomicBool::new(false) })
     }
 
     /// The number of threads, the main one included.
@@ -54,6 +58,7 @@ impl SharedState {
 
     /// Forgets the progress of the last search, before the next one starts.
     pub(super) fn reset_progress(&self) {
+        self.goal_reached.store(false, Ordering::Relaxed);
         for progress in self.threads.iter() {
             progress.nodes.store(0, Ordering::Relaxed);
             progress.tbhits.store(0, Ordering::Relaxed);
@@ -68,9 +73,18 @@ impl SharedState {
         progress.tbhits.store(tbhits, Ordering::Relaxed);
     }
 
-    /// Publishes an iteration thread `index` finished.
-    pub(super) fn publish_iteration(&self, index: usize, finished: Finished) {
+    /// Publishes an iteration thread `index` finished; `last` when it was the search's
+    /// last (its depth goal).
+    pub(super) fn publish_iteration(&self, index: usize, finished: Finished, last: bool) {
         *lock(&self.threads[index].finished) = Some(finished);
+        if last && index > 0 {
+            self.goal_reached.store(true, Ordering::Release);
+        }
+    }
+
+    /// True once a helper has finished the search's last iteration.
+    pub(super) fn goal_reached(&self) -> bool {
+        self.goal_reached.load(Ordering::Acquire)
     }
 
     /// Nodes searched by every thread but `index` in this search, as last published.
@@ -90,15 +104,16 @@ impl SharedState {
 
     /// A helper's finished iteration to answer with instead of the main thread's: one
     /// deeper whose value is at least as good, or a mate the main thread has not seen (the
-    /// best such). Read without waiting: a thread still searching offers its last
-    /// finished iteration.
-    pub(super) fn better_helper_result(&self) -> Option<Finished> {
+    /// best such); and one that reached the depth `goal` when the main thread did not.
+    /// Read without waiting: a thread still searching offers its last finished iteration.
+    pub(super) fn better_helper_result(&self, goal: u32) -> Option<Finished> {
         let main = lock(&self.threads[0].finished).clone()?;
         let mut best: Option<Finished> = None;
         for progress in self.threads.iter().skip(1) {
             let Some(other) = lock(&progress.finished).clone() else { continue };
             let rival = best.as_ref().unwrap_or(&main);
-            let deeper_and_no_worse = other.depth > rival.depth && other.value >= rival.value;
+            let reaches_goal = other.depth >= goal && rival.depth < goal;
+            let deeper_and_no_worse = reaches_goal || (other.depth > rival.depth && other.value >= rival.value);
             let better_mate = other.value >= MATE_BOUND && other.value > rival.value;
             if (deeper_and_no_worse || better_mate) && !other.line.is_empty() {
                 best = Some(other);
@@ -128,19 +143,24 @@ mod tests {
     #[test]
     fn a_deeper_helper_result_wins_only_when_no_worse() {
         let shared = SharedState::new(1, 3).unwrap();
-        shared.publish_iteration(1, finished(12, 50, "b2b3"));
-        assert_eq!(shared.better_helper_result(), None, "the main thread has finished nothing");
+        shared.publish_iteration(1, finished(12, 50, "b2b3"), false);
+        assert_eq!(shared.better_helper_result(99), None, "the main thread has finished nothing");
         shared.reset_progress();
-        shared.publish_iteration(0, finished(10, 20, "e2e4"));
-        assert_eq!(shared.better_helper_result(), None, "no helper has finished an iteration");
-        shared.publish_iteration(1, finished(11, 10, "d2d4"));
-        assert_eq!(shared.better_helper_result(), None, "deeper but worse");
-        shared.publish_iteration(2, finished(11, 25, "c2c4"));
-        assert_eq!(shared.better_helper_result(), Some(finished(11, 25, "c2c4")));
-        shared.publish_iteration(1, finished(9, MATE_BOUND + 5, "g1f3"));
-        assert_eq!(shared.better_helper_result(), Some(finished(9, MATE_BOUND + 5, "g1f3")), "a mate wins");
+        shared.publish_iteration(0, finished(10, 20, "e2e4"), false);
+        assert_eq!(shared.better_helper_result(99), None, "no helper has finished an iteration");
+        shared.publish_iteration(1, finished(11, 10, "d2d4"), false);
+        assert_eq!(shared.better_helper_result(99), None, "deeper but worse");
+        shared.publish_iteration(2, finished(11, 25, "c2c4"), false);
+        assert_eq!(shared.better_helper_result(99), Some(finished(11, 25, "c2c4")));
+        shared.publish_iteration(1, finished(9, MATE_BOUND + 5, "g1f3"), false);
+        assert_eq!(shared.better_helper_result(99), Some(finished(9, MATE_BOUND + 5, "g1f3")), "a mate wins");
         shared.reset_progress();
-        assert_eq!(shared.better_helper_result(), None);
+        assert_eq!(shared.better_helper_result(99), None);
+        assert!(!shared.goal_reached());
+        shared.publish_iteration(0, finished(10, 20, "e2e4"), false);
+        shared.publish_iteration(1, finished(11, 10, "d2d4"), true);
+        assert!(shared.goal_reached());
+        assert_eq!(shared.better_helper_result(11), Some(finished(11, 10, "d2d4")), "the goal, though worse");
     }
 
     #[test]

@@ -104,7 +104,7 @@ impl Worker {
                 self.node_limit = self.node_limit.saturating_sub(shared.nodes_of_others(self.index));
             }
         }
-        if self.signals.stop_requested() {
+        if self.signals.stop_requested() || (self.index == 0 && shared.goal_reached()) {
             self.stopped = true;
         } else if self.has_result {
             let out_of_time = self.time.as_ref().is_some_and(|t| t.hard_expired(&self.signals));
