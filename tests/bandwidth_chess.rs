@@ -416,7 +416,7 @@ fn self_play_reuses_the_tree_and_plays_legal_moves() {
 
     // New settings start a fresh tree at the same root; so does a new budget.
     let root = searcher.root().clone();
-    searcher.set_params(params(300, false)).unwrap();
+    searcher.set_params(params(300, false));
     assert_eq!((searcher.nodes_in_tree(), searcher.root()), (1, &root));
     searcher.resize(4).unwrap();
     assert_eq!((searcher.nodes_in_tree(), searcher.root()), (1, &root));

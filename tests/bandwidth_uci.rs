@@ -770,7 +770,7 @@ fn ponderhit_stops_a_frozen_trees_deep_probe() {
         e.send(&format!("setoption name {option}"));
     }
     e.send(&format!("position fen {FEN}"));
-    let search = e.go("go movetime 200", &position(Some(FEN), &[]));
+    let search = e.go("go nodes 100000", &position(Some(FEN), &[]));
     let expected = ponder_of(&search);
     let moves = [search.best.as_str(), expected.as_str()];
     e.send(&format!("position fen {FEN} moves {}", moves.join(" ")));

@@ -76,7 +76,7 @@ impl Preset for MinimaxWithDeltaPruning {
 
 /// The searcher of minimax mode, as the engine builds it.
 fn minimax_mode() -> Box<dyn harrier::search::Searcher> {
-    searchers::build(SearchMode::Minimax, 16, &[], Arc::new(Signals::default())).expect("a 16 MB table")
+    searchers::build(SearchMode::Minimax, 16, Arc::new(Signals::default())).expect("a 16 MB table")
 }
 
 /// A fixed-depth search of `root` from a fresh start.

@@ -90,3 +90,33 @@ fn search_probes_report_tbhits_and_the_root_keeps_the_draw() {
     let search = e.go("go depth 10", &pos);
     assert!(search.lines.iter().any(|l| field(l, "tbhits").is_some_and(|n| n > 0)), "{:#?}", search.lines);
 }
+
+/// In bandwidth mode the tables value the tips they cover (and the hybrid's alpha-beta
+/// iterations probe them): a capture into a won KBNvK ending scores as a tablebase win,
+/// where the evaluation alone gives it a few pawns.
+#[test]
+fn bandwidth_mode_sees_the_tables() {
+    let Some(dir) = tables_dir("bandwidth_mode_sees_the_tables") else { return };
+    let tables = reference(&dir);
+    let fen = "k7/8/8/8/3p4/8/2N5/1B2K3 w - - 0 1";
+    let pos = position(Some(fen), &[]);
+    let capture = assert_legal(&pos, "c2d4");
+    let mut after = pos.clone();
+    after.play_unchecked(capture);
+    assert_eq!(tables.probe_wdl_after_zeroing(&after).ok(), Some(Wdl::Loss), "the capture wins");
+    for style in ["Hybrid", "Harris"] {
+        let mut e = Harrier::spawn();
+        e.send("setoption name SearchMode value Bandwidth");
+        e.send(&format!("setoption name BandwidthStyle value {style}"));
+        e.send(&format!("position fen {fen}"));
+        let without = e.go("go nodes 30000", &pos).final_field("cp");
+        assert!(without.is_some_and(|cp| cp < 3000), "{style} without tables: {without:?}");
+        e.send(&format!("setoption name SyzygyPath value {dir}"));
+        e.ready();
+        e.send(&format!("position fen {fen}"));
+        let search = e.go("go nodes 30000", &pos);
+        assert_eq!(search.best, "c2d4", "{style}");
+        let with = search.final_field("cp");
+        assert!(with.is_some_and(|cp| cp > 20_000), "{style} with tables: {with:?}");
+    }
+}

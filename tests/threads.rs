@@ -63,3 +63,29 @@ fn two_threads_find_the_mate_and_play_legal_moves() {
         moves.push(search.best);
     }
 }
+
+#[test]
+fn threads_in_bandwidth_mode_are_refused_aloud_and_kept_for_alpha_beta() {
+    let mut e = Harrier::spawn();
+    e.ready();
+    let pid = e.child.id();
+    let alone = thread_count(pid);
+    e.send("setoption name SearchMode value Bandwidth");
+    assert!(e.ready().is_empty(), "bandwidth mode with one thread says nothing");
+    e.send("setoption name Threads value 2");
+    let lines = e.ready();
+    let said = info_strings(&lines);
+    assert_eq!(said.len(), 1, "{lines:#?}");
+    assert!(said[0].contains("Threads 2: bandwidth mode searches on one thread"), "{}", said[0]);
+    assert_eq!(thread_count(pid), alone, "no helper in bandwidth mode");
+    let pos = position(None, &["d2d4"]);
+    e.send("position startpos moves d2d4");
+    e.go("go nodes 20000", &pos);
+    e.send("setoption name SearchMode value AlphaBeta");
+    assert!(e.ready().is_empty());
+    assert_eq!(thread_count(pid), alone + 1, "alpha-beta mode gets the second thread");
+    e.go("go depth 6", &pos);
+    e.send("setoption name SearchMode value Bandwidth");
+    let lines = e.ready();
+    assert!(info_strings(&lines).iter().any(|s| s.contains("Threads 2")), "the switch says so: {lines:#?}");
+}

@@ -4,9 +4,11 @@
 //! events. It writes through [`Output`] and knows nothing of the text protocol.
 
 pub mod book;
+mod configure;
 pub mod game;
 pub mod options;
 pub mod searchers;
+pub mod settings;
 pub mod worker;
 
 use std::sync::Arc;
@@ -17,13 +19,11 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use crate::eval::wdl;
 use crate::moves::{parse_uci, uci_text};
-use crate::search::options::Setting;
 use crate::search::syzygy::Syzygy;
 use crate::search::{Limits, Progress, Report, SearchJob, SearchOutcome, Signals};
 use book::{Book, BookMove};
 use game::Game;
-use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, OptionChange, parse_change};
-use searchers::SearchMode;
+use settings::Settings;
 use worker::{Change, Event, Job, Worker};
 
 /// The engine's name as `uci` reports it.
@@ -45,26 +45,6 @@ pub trait Output {
     fn perft_move(&self, mv: Move, count: u64, mode: CastlingMode);
     /// Perft's total.
     fn perft_total(&self, total: u64);
-}
-
-/// The Syzygy options as set.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct SyzygySettings {
-    path: String,
-    probe_depth: i32,
-    probe_limit: usize,
-    rule50: bool,
-}
-
-impl Default for SyzygySettings {
-    fn default() -> SyzygySettings {
-        SyzygySettings {
-            path: String::new(),
-            probe_depth: options::DEFAULT_SYZYGY_PROBE_DEPTH as i32,
-            probe_limit: options::MAX_SYZYGY_PIECES as usize,
-            rule50: true,
-        }
-    }
 }
 
 /// What the worker is doing for the engine.
@@ -98,26 +78,12 @@ pub struct Engine {
     worker: Worker,
     task: Task,
     game: Game,
-    search_mode: SearchMode,
-    hash_mb: usize,
-    move_overhead: u64,
-    chess960: bool,
-    /// Reports carry `wdl W D L` (`UCI_ShowWDL`).
-    show_wdl: bool,
-    /// The GUI analyses (`UCI_AnalyseMode`): tablebases choose no root moves.
-    analyse_mode: bool,
-    /// The GUI may send `go ponder` (the `Ponder` option): thinking on the opponent's time
-    /// is welcome.
-    ponder: bool,
-    /// The Syzygy options as set, and the tables they gave.
-    syzygy: SyzygySettings,
+    /// The value of every option.
+    settings: Settings,
+    /// The tables `settings.syzygy` gave: they choose the root moves of a tablebase ending.
     tablebases: Option<Syzygy>,
-    /// Play from the opening book (`OwnBook`).
-    own_book: bool,
     /// The opening book `BookFile` names, loaded.
     book: Option<Book>,
-    /// Every searcher option set so far, the latest value of each; a new searcher gets them.
-    searcher_settings: Vec<Setting>,
     debug: bool,
 }
 
@@ -125,9 +91,8 @@ impl Engine {
     /// An engine writing to `out`, with its worker thread started.
     pub fn new(out: Box<dyn Output>) -> Engine {
         let signals = Arc::new(Signals::default());
-        let hash_mb = DEFAULT_HASH_MB as usize;
-        let search_mode = SearchMode::DEFAULT;
-        let searcher = searchers::build(search_mode, hash_mb, &[], signals.clone())
+        let settings = Settings::default();
+        let searcher = searchers::build(settings.search_mode, settings.hash_mb, signals.clone())
             .expect("the default hash table fits in memory");
         Engine {
             out,
@@ -135,18 +100,9 @@ impl Engine {
             signals,
             task: Task::None,
             game: Game::default(),
-            search_mode,
-            hash_mb,
-            move_overhead: DEFAULT_MOVE_OVERHEAD_MS as u64,
-            chess960: false,
-            ponder: false,
-            analyse_mode: false,
-            show_wdl: false,
-            syzygy: SyzygySettings::default(),
+            settings,
             tablebases: None,
-            own_book: false,
             book: None,
-            searcher_settings: Vec::new(),
             debug: false,
         }
     }
@@ -174,167 +130,28 @@ impl Engine {
         self.game.position()
     }
 
+    /// The value of every option.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
     /// `debug on|off`.
     pub fn set_debug(&mut self, on: bool) {
         self.debug = on;
     }
 
     fn castling_mode(&self) -> CastlingMode {
-        if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard }
-    }
-
-    /// Runs a configuration job on the worker when no search runs; otherwise says why
-    /// `what` is ignored. `Err` holds the worker's reason for refusing.
-    fn configure(&mut self, what: &str, change: Change) -> Option<Result<(), String>> {
-        if self.is_busy() {
-            self.out.info_string(&format!("{what} ignored: a search is running (send stop first)"));
-            return None;
-        }
-        Some(self.worker.configure(change))
+        if self.settings.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard }
     }
 
     /// `ucinewgame`.
     pub fn new_game(&mut self) {
-        if let Some(result) = self.configure("ucinewgame", Change::NewGame) {
-            self.report_failure(result);
-            self.game = Game::default();
-        }
-    }
-
-    fn report_failure(&self, result: Result<(), String>) {
-        if let Err(reason) = result {
-            self.out.info_string(&reason);
-        }
-    }
-
-    /// `setoption name <name> value <value>`.
-    pub fn set_option(&mut self, name: &str, value: &str) {
-        let change = match parse_change(name, value) {
-            Ok(change) => change,
-            Err(reason) => {
-                self.out.info_string(&format!("{reason}; ignored"));
-                return;
-            }
-        };
-        match change {
-            OptionChange::Hash(mb) => {
-                if let Some(result) = self.configure("setoption Hash", Change::Resize(mb)) {
-                    match result {
-                        Ok(()) => self.hash_mb = mb,
-                        Err(reason) => self.out.info_string(&format!("{reason}; keeping {} MB", self.hash_mb)),
-                    }
-                }
-            }
-            OptionChange::ClearHash => {
-                if let Some(result) = self.configure("Clear Hash", Change::Clear) {
-                    self.report_failure(result);
-                }
-            }
-            OptionChange::Threads(count) => {
-                if let Some(result) = self.configure("setoption Threads", Change::SetThreads(count)) {
-                    self.report_failure(result);
-                }
-            }
-            OptionChange::Ponder(on) => self.ponder = on,
-            OptionChange::AnalyseMode(on) => self.analyse_mode = on,
-            OptionChange::Opponent => {}
-            OptionChange::ShowWdl(on) => self.show_wdl = on,
-            OptionChange::MoveOverhead(ms) => self.move_overhead = ms,
-            OptionChange::SearchMode(mode) => self.set_search_mode(mode),
-            OptionChange::Chess960(on) => self.chess960 = on,
-            OptionChange::SyzygyPath(path) => self.set_tablebases(SyzygySettings { path, ..self.syzygy.clone() }),
-            OptionChange::SyzygyProbeDepth(probe_depth) => {
-                self.set_tablebases(SyzygySettings { probe_depth, ..self.syzygy.clone() })
-            }
-            OptionChange::Syzygy50MoveRule(rule50) => {
-                self.set_tablebases(SyzygySettings { rule50, ..self.syzygy.clone() })
-            }
-            OptionChange::SyzygyProbeLimit(probe_limit) => {
-                self.set_tablebases(SyzygySettings { probe_limit, ..self.syzygy.clone() })
-            }
-            OptionChange::OwnBook(on) => self.own_book = on,
-            OptionChange::BookFile(path) => self.set_book(&path),
-            OptionChange::Searcher(setting) => self.set_searcher_option(setting),
-        }
-        if self.debug {
-            self.out.info_string(&format!("option {name} set to {value}"));
-        }
-    }
-
-    /// Records a searcher option and applies it when the active searcher declares it.
-    fn set_searcher_option(&mut self, setting: Setting) {
         if self.is_busy() {
-            self.out.info_string(&format!("setoption {} ignored: a search is running (send stop first)", setting.0));
+            self.out.info_string("ucinewgame ignored: a search is running (send stop first)");
             return;
         }
-        if self.search_mode.declares(setting.0) {
-            let result = self.worker.configure(Change::SetOption(setting.clone()));
-            if let Err(reason) = result {
-                self.out.info_string(&format!("{reason}; ignored"));
-                return;
-            }
-        }
-        self.searcher_settings.retain(|(name, _)| *name != setting.0);
-        self.searcher_settings.push(setting);
-    }
-
-    /// Loads the tables of `settings` (again only when the path changed) and hands them to
-    /// the searcher.
-    fn set_tablebases(&mut self, settings: SyzygySettings) {
-        if self.is_busy() {
-            self.out.info_string("setoption Syzygy ignored: a search is running (send stop first)");
-            return;
-        }
-        let SyzygySettings { ref path, probe_depth, probe_limit, rule50 } = settings;
-        let tablebases = match (&self.tablebases, *path == self.syzygy.path) {
-            (Some(loaded), true) => Some(loaded.with_settings(probe_depth, probe_limit, rule50)),
-            (None, true) if !path.is_empty() => return self.syzygy = settings,
-            _ => match Syzygy::load(path, probe_depth, probe_limit, rule50) {
-                Ok(Some(tables)) => {
-                    self.out.info_string(&format!("Syzygy tablebases up to {} pieces", tables.max_pieces()));
-                    Some(tables)
-                }
-                Ok(None) if path.is_empty() => {
-                    self.out.info_string("no Syzygy tablebases");
-                    None
-                }
-                Ok(None) => {
-                    self.out.info_string(&format!("no Syzygy tables found in {path}"));
-                    None
-                }
-                Err(reason) => {
-                    self.out.info_string(&format!("{reason}; keeping the previous tablebases"));
-                    return;
-                }
-            },
-        };
-        if let Err(reason) = self.worker.configure(Change::SetTablebases(tablebases.clone())) {
-            self.out.info_string(&reason);
-            return;
-        }
-        self.tablebases = tablebases;
-        self.syzygy = settings;
-    }
-
-    /// Loads the book at `path` (none for the empty path); a book that cannot be used
-    /// leaves the previous one in place. Searches never read the book, so this may happen
-    /// while one runs.
-    fn set_book(&mut self, path: &str) {
-        if path.is_empty() {
-            self.book = None;
-            self.out.info_string("no opening book");
-            return;
-        }
-        match Book::load(path) {
-            Ok(book) => {
-                self.out.info_string(&format!("opening book {path}: {} entries", book.entry_count()));
-                self.book = Some(book);
-            }
-            Err(reason) => {
-                let kept = if self.book.is_some() { "keeping the previous opening book" } else { "no opening book" };
-                self.out.info_string(&format!("{reason}; {kept}"));
-            }
-        }
+        self.run_change(Change::NewGame);
+        self.game = Game::default();
     }
 
     /// The book's move for the current position, if `go` is to play one: with `OwnBook`
@@ -347,36 +164,15 @@ impl Engine {
             Color::Black => limits.btime,
         };
         let game_move = (limits.movetime.is_some() || clock.is_some())
-            && !(limits.infinite || limits.ponder || self.analyse_mode)
+            && !(limits.infinite || limits.ponder || self.settings.analyse_mode)
             && limits.depth.is_none()
             && limits.nodes.is_none()
             && limits.mate.is_none()
             && searchmoves.is_empty();
-        if !(self.own_book && game_move) {
+        if !(self.settings.own_book && game_move) {
             return None;
         }
         self.book.as_mut()?.choose(position)
-    }
-
-    /// Replaces the searcher with one of `mode`.
-    fn set_search_mode(&mut self, mode: SearchMode) {
-        if self.is_busy() {
-            self.out.info_string("setoption SearchMode ignored: a search is running (send stop first)");
-            return;
-        }
-        if mode == self.search_mode {
-            return;
-        }
-        let change = Change::Replace {
-            mode,
-            previous: self.search_mode,
-            hash_mb: self.hash_mb,
-            settings: self.searcher_settings.clone(),
-        };
-        match self.worker.configure(change) {
-            Ok(()) => self.search_mode = mode,
-            Err(reason) => self.out.info_string(&reason),
-        }
     }
 
     /// `position startpos|fen <fen> [moves ...]`: applied whole or not at all.
@@ -416,7 +212,7 @@ impl Engine {
         // ending is converted; analysis (`go infinite`, `UCI_AnalyseMode`) sees every move.
         if limits.searchmoves.is_empty()
             && !limits.infinite
-            && !self.analyse_mode
+            && !self.settings.analyse_mode
             && let Some(moves) = self.tablebases.as_ref().and_then(|tables| tables.root_moves(&position))
         {
             limits.searchmoves = moves;
@@ -429,11 +225,11 @@ impl Engine {
             root: position,
             history: self.game.earlier_keys().to_vec(),
             limits,
-            move_overhead: self.move_overhead,
+            move_overhead: self.settings.move_overhead_ms,
             started: arrived,
         };
         self.worker.send(Job::Search(Box::new(job)));
-        let wdl_material = self.show_wdl.then(|| wdl::material(self.game.position()));
+        let wdl_material = self.settings.show_wdl.then(|| wdl::material(self.game.position()));
         self.task = Task::Search(RunningSearch { hold, finished: None, infinite, mode, wdl_material });
     }
 
@@ -518,7 +314,7 @@ impl Engine {
         self.out.report(&with_wdl(outcome.report, running.wdl_material), running.mode);
         self.out.best_move(outcome.best, outcome.ponder, running.mode);
         self.signals.arm(false);
-        self.worker.send(Job::ThinkIdle(outcome.best, self.ponder));
+        self.worker.send(Job::ThinkIdle(outcome.best, self.settings.ponder));
         self.task = Task::Thinking;
     }
 

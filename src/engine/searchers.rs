@@ -1,15 +1,13 @@
-//! The one place that names the concrete searchers: which modes exist, the options each
-//! declares, and how the engine builds the searcher of a mode. Only the active searcher
+//! The one place that names the concrete searchers: which modes exist and how the engine
+//! builds the searcher of a mode. Only the active searcher
 //! exists, so its memory is the only memory `Hash` pays for.
 
 use std::sync::Arc;
 
 use crate::search::alphabeta::AlphaBeta;
-use crate::search::alphabeta::options as alphabeta_options;
 use crate::search::alphabeta::presets::Selectivity;
 use crate::search::bandwidth::Bandwidth;
-use crate::search::bandwidth::options::{self as bandwidth_options, BandwidthSettings};
-use crate::search::options::{OptionSpec, Setting};
+use crate::search::bandwidth::params::BandwidthParams;
 use crate::search::probe::{Prober, ProberFactory};
 use crate::search::{Searcher, Signals};
 
@@ -34,7 +32,7 @@ impl SearchMode {
     pub const DEFAULT: SearchMode = SearchMode::AlphaBeta;
 
     /// The mode's name, as the combo offers it.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             SearchMode::AlphaBeta => "AlphaBeta",
             SearchMode::Bandwidth => "Bandwidth",
@@ -51,54 +49,16 @@ impl SearchMode {
             _ => None,
         }
     }
-
-    /// The options this mode's searcher declares.
-    pub fn options(self) -> Vec<OptionSpec> {
-        match self {
-            SearchMode::AlphaBeta | SearchMode::Minimax => alphabeta_options::declared(),
-            SearchMode::Bandwidth => bandwidth_options::declared(),
-        }
-    }
-
-    /// True when this mode's searcher declares the option `name`.
-    pub fn declares(self, name: &str) -> bool {
-        self.options().iter().any(|spec| spec.name == name)
-    }
 }
 
-/// Every searcher's own options, in the order `uci` prints them: each once, also when
-/// several modes declare it.
-pub fn searcher_options() -> Vec<OptionSpec> {
-    let mut options: Vec<OptionSpec> = Vec::new();
-    for spec in SearchMode::ALL.into_iter().flat_map(SearchMode::options) {
-        if !options.iter().any(|known| known.name == spec.name) {
-            options.push(spec);
-        }
-    }
-    options
-}
-
-/// A searcher of `mode` with `hash_mb` megabytes, listening to `signals`, with those of
-/// `settings` that its mode declares applied.
-pub fn build(
-    mode: SearchMode,
-    hash_mb: usize,
-    settings: &[Setting],
-    signals: Arc<Signals>,
-) -> Result<Box<dyn Searcher>, String> {
-    let own: Vec<Setting> = settings.iter().filter(|&(name, _)| mode.declares(name)).cloned().collect();
+/// A searcher of `mode` with `hash_mb` megabytes and the default settings, listening to
+/// `signals`.
+pub fn build(mode: SearchMode, hash_mb: usize, signals: Arc<Signals>) -> Result<Box<dyn Searcher>, String> {
     Ok(match mode {
-        SearchMode::AlphaBeta | SearchMode::Minimax => {
-            let selectivity = if mode == SearchMode::Minimax { Selectivity::Minimax } else { Selectivity::Full };
-            let mut searcher = AlphaBeta::new(hash_mb, selectivity, signals)?;
-            for (name, value) in own {
-                searcher.set_option(name, value)?;
-            }
-            Box::new(searcher)
-        }
+        SearchMode::AlphaBeta => Box::new(AlphaBeta::new(hash_mb, Selectivity::Full, signals)?),
+        SearchMode::Minimax => Box::new(AlphaBeta::new(hash_mb, Selectivity::Minimax, signals)?),
         SearchMode::Bandwidth => {
-            let settings = BandwidthSettings::from_settings(&own)?;
-            Box::new(Bandwidth::with_settings(hash_mb, settings, alpha_beta_probers(), signals)?)
+            Box::new(Bandwidth::new(hash_mb, BandwidthParams::default(), alpha_beta_probers(), signals)?)
         }
     })
 }

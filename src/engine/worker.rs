@@ -18,10 +18,9 @@ use shakmaty::{Chess, Move, Position};
 
 use super::searchers::{SearchMode, build};
 use crate::perft::divide_until;
-use crate::search::options::Setting;
 use crate::search::syzygy::Syzygy;
 use crate::search::tt::MIN_HASH_MB;
-use crate::search::{Progress, Report, Reporter, SearchJob, SearchOutcome, Searcher, Signals};
+use crate::search::{Progress, Report, Reporter, SearchJob, SearchOutcome, SearchSettings, Searcher, Signals};
 
 /// Stack for the worker thread: positions are copied per ply (copy-make).
 const WORKER_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -54,14 +53,14 @@ pub enum Change {
     Clear,
     /// Resize the searcher's memory to this many MB.
     Resize(usize),
-    /// Apply one of the searcher's options.
-    SetOption(Setting),
+    /// Apply the searchers' settings.
+    Search(SearchSettings),
     /// Search with this many threads from now on.
-    SetThreads(usize),
+    Threads(usize),
     /// Probe these tablebases from now on.
-    SetTablebases(Option<Syzygy>),
-    /// Replace the searcher with one of `mode` (the old one's memory is freed first); if it
-    /// does not fit, one of `previous` comes back.
+    Tablebases(Option<Syzygy>),
+    /// Replace the searcher with one of `mode` (the old one's memory is freed first), set
+    /// up as given; if it does not fit, one of `previous` comes back.
     Replace {
         /// The new mode.
         mode: SearchMode,
@@ -69,8 +68,12 @@ pub enum Change {
         previous: SearchMode,
         /// Memory in MB.
         hash_mb: usize,
-        /// Every searcher option set so far.
-        settings: Vec<Setting>,
+        /// The searchers' settings.
+        search: SearchSettings,
+        /// Search threads.
+        threads: usize,
+        /// Tablebases to probe.
+        tablebases: Option<Syzygy>,
     },
 }
 
@@ -85,8 +88,9 @@ pub enum Event {
     PerftMove(Move, u64),
     /// Perft has ended: the total, or `None` when it was stopped.
     PerftDone(Option<u64>),
-    /// A configuration job has been carried out, or why it was not.
-    Configured(Result<(), String>),
+    /// A configuration job has been carried out, with notes on settings the searcher
+    /// cannot honour; or why it was not.
+    Configured(Result<Vec<String>, String>),
 }
 
 /// The handle the engine keeps on its worker thread.
@@ -121,7 +125,7 @@ impl Worker {
 
     /// Makes a change and waits for its answer. Only called while no search or perft
     /// runs, so no other event can be pending.
-    pub fn configure(&self, change: Change) -> Result<(), String> {
+    pub fn configure(&self, change: Change) -> Result<Vec<String>, String> {
         self.send(Job::Configure(change));
         loop {
             match self.events.recv() {
@@ -148,7 +152,7 @@ fn serve(searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Jo
     let send = |event| {
         let _ = outbox.send(event);
     };
-    let mut host = Host { searcher, signals, threads: 1, tablebases: None };
+    let mut host = Host { searcher, signals };
     for job in inbox {
         if !matches!(job, Job::ThinkIdle(..)) {
             host.signals.clear_rest();
@@ -170,12 +174,10 @@ fn serve(searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Jo
     }
 }
 
-/// The searcher and what it was given, so that a replacement gets the same.
+/// The searcher, on the worker thread.
 struct Host {
     searcher: Box<dyn Searcher>,
     signals: Arc<Signals>,
-    threads: usize,
-    tablebases: Option<Syzygy>,
 }
 
 impl Host {
@@ -189,59 +191,51 @@ impl Host {
         })
     }
 
-    /// Makes a change.
-    fn configure(&mut self, change: Change) -> Result<(), String> {
+    /// Makes a change: notes on what the searcher cannot honour, or why it failed.
+    fn configure(&mut self, change: Change) -> Result<Vec<String>, String> {
+        let searcher = &mut self.searcher;
         match change {
-            Change::NewGame => {
-                self.searcher.new_game();
-                Ok(())
+            Change::NewGame => searcher.new_game(),
+            Change::Clear => searcher.clear(),
+            Change::Resize(mb) => searcher.resize(mb)?,
+            Change::Search(settings) => return Ok(searcher.configure(&settings)),
+            Change::Threads(count) => return Ok(searcher.set_threads(count).err().into_iter().collect()),
+            Change::Tablebases(tablebases) => searcher.set_tablebases(tablebases),
+            Change::Replace { mode, previous, hash_mb, search, threads, tablebases } => {
+                return self.replace((mode, previous), hash_mb, &search, threads, tablebases);
             }
-            Change::Clear => {
-                self.searcher.clear();
-                Ok(())
-            }
-            Change::Resize(mb) => self.searcher.resize(mb),
-            Change::SetOption((name, value)) => self.searcher.set_option(name, value),
-            Change::SetThreads(count) => {
-                self.searcher.set_threads(count)?;
-                self.threads = count;
-                Ok(())
-            }
-            Change::SetTablebases(tablebases) => {
-                self.searcher.set_tablebases(tablebases.clone());
-                self.tablebases = tablebases;
-                Ok(())
-            }
-            Change::Replace { mode, previous, hash_mb, settings } => self.replace(mode, previous, hash_mb, &settings),
         }
+        Ok(Vec::new())
     }
 
-    /// Replaces the searcher with one of `mode`, freeing the old one's memory first.
+    /// Replaces the searcher with one of `mode` (else `previous`) set up as given, freeing
+    /// the old one's memory first.
     fn replace(
         &mut self,
-        mode: SearchMode,
-        previous: SearchMode,
+        (mode, previous): (SearchMode, SearchMode),
         hash_mb: usize,
-        settings: &[Setting],
-    ) -> Result<(), String> {
+        search: &SearchSettings,
+        threads: usize,
+        tablebases: Option<Syzygy>,
+    ) -> Result<Vec<String>, String> {
         // A searcher that takes almost no memory holds the place while the new one is built.
-        self.searcher = build(SearchMode::DEFAULT, MIN_HASH_MB, &[], self.signals.clone())
+        self.searcher = build(SearchMode::DEFAULT, MIN_HASH_MB, self.signals.clone())
             .expect("the smallest searcher fits in memory");
-        match build(mode, hash_mb, settings, self.signals.clone()) {
-            Ok(replacement) => {
-                self.searcher = replacement;
-                self.searcher.set_tablebases(self.tablebases.clone());
-                // A mode that searches on one thread keeps the setting for the others.
-                let _ = self.searcher.set_threads(self.threads);
-                Ok(())
-            }
+        let (searcher, failure) = match build(mode, hash_mb, self.signals.clone()) {
+            Ok(searcher) => (searcher, None),
             Err(reason) => {
-                self.searcher = build(previous, hash_mb, settings, self.signals.clone())
+                let searcher = build(previous, hash_mb, self.signals.clone())
                     .expect("the previous searcher fitted in memory a moment ago");
-                self.searcher.set_tablebases(self.tablebases.clone());
-                let _ = self.searcher.set_threads(self.threads);
-                Err(format!("{reason}; staying in the previous search mode"))
+                (searcher, Some(format!("{reason}; staying in the previous search mode")))
             }
+        };
+        self.searcher = searcher;
+        self.searcher.set_tablebases(tablebases);
+        let mut notes = self.searcher.configure(search);
+        notes.extend(self.searcher.set_threads(threads).err());
+        match failure {
+            Some(reason) => Err(reason),
+            None => Ok(notes),
         }
     }
 }

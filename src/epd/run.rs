@@ -134,7 +134,7 @@ fn new_searcher(setup: EpdSearcher) -> Result<Box<dyn Searcher>, String> {
         SearchMode::Bandwidth => {
             Box::new(Bandwidth::new(setup.hash_mb, setup.bandwidth, searchers::alpha_beta_probers(), signals)?)
         }
-        mode => searchers::build(mode, setup.hash_mb, &[], signals)?,
+        mode => searchers::build(mode, setup.hash_mb, signals)?,
     })
 }
 

@@ -3,7 +3,6 @@
 
 pub mod alphabeta;
 pub mod bandwidth;
-pub mod options;
 pub mod probe;
 pub mod syzygy;
 pub mod time;
@@ -366,25 +365,16 @@ pub trait Searcher: Send {
     /// Gives the searcher `mb` megabytes of memory; on failure it keeps what it has.
     fn resize(&mut self, mb: usize) -> Result<(), String>;
 
-    /// Applies one of the options the searcher declares; `Err` says why it could not.
-    fn set_option(&mut self, name: &str, value: options::OptionValue) -> Result<(), String> {
-        let _ = value;
-        Err(format!("option {name} does not apply to this search mode"))
-    }
+    /// Takes the settings the options give; returns a note for each it cannot honour
+    /// (the setting stays for the searchers that can).
+    fn configure(&mut self, settings: &SearchSettings) -> Vec<String>;
 
-    /// Gives the searcher Syzygy tablebases to probe (`None`: none). Searchers that do not
-    /// probe ignore them.
-    fn set_tablebases(&mut self, tablebases: Option<syzygy::Syzygy>) {
-        let _ = tablebases;
-    }
+    /// Gives the searcher Syzygy tablebases to probe (`None`: none).
+    fn set_tablebases(&mut self, tablebases: Option<syzygy::Syzygy>);
 
-    /// Searches on `threads` threads from now on; `Err` says why the searcher cannot.
-    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
-        match threads {
-            1 => Ok(()),
-            _ => Err(format!("Threads {threads}: this search mode searches on one thread")),
-        }
-    }
+    /// Searches on `threads` threads from now on; `Err` says why the searcher cannot (the
+    /// setting stays for the searchers that can).
+    fn set_threads(&mut self, threads: usize) -> Result<(), String>;
 
     /// Thinks between commands after the search played `played`, silently, until `stop`
     /// returns true or nothing is left to think about; `ponder` says whether the GUI lets
@@ -392,6 +382,21 @@ pub trait Searcher: Send {
     /// nothing between moves do nothing.
     fn think_idle(&mut self, played: Option<Move>, ponder: bool, stop: &dyn Fn() -> bool) {
         let _ = (played, ponder, stop);
+    }
+}
+
+/// What the options set for the searchers; each reads what applies to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchSettings {
+    /// Principal variations a search finds and reports (`MultiPV`).
+    pub multi_pv: usize,
+    /// The bandwidth searcher's settings.
+    pub bandwidth: bandwidth::params::BandwidthSettings,
+}
+
+impl Default for SearchSettings {
+    fn default() -> SearchSettings {
+        SearchSettings { multi_pv: 1, bandwidth: bandwidth::params::BandwidthSettings::default() }
     }
 }
 

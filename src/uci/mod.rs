@@ -61,7 +61,7 @@ pub fn run() {
 /// Carries out one command; `arrived` is when its line was read.
 fn dispatch(engine: &mut Engine, writer: &Writer, command: Command, arrived: Instant) {
     match command {
-        Command::Uci => writer.identify(NAME, AUTHOR, &options::declared()),
+        Command::Uci => writer.identify(NAME, AUTHOR, options::OPTIONS),
         Command::Debug(on) => engine.set_debug(on),
         Command::IsReady => writer.ready(),
         Command::SetOption { name, value } => engine.set_option(&name, &value),

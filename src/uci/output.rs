@@ -13,9 +13,9 @@ use shakmaty::{
 use vampirc_uci::{Duration, UciInfoAttribute, UciMessage, UciMove, UciOptionConfig, UciPiece, UciSquare};
 
 use crate::engine::Output;
+use crate::engine::options::{EngineOption, OptionKind};
 use crate::eval::trace;
 use crate::moves::uci_text;
-use crate::search::options::{OptionKind, OptionSpec};
 use crate::search::{Bound, Report, Score};
 
 /// Where engine lines go: stdout in the engine, a buffer in tests.
@@ -89,7 +89,7 @@ impl Writer {
     }
 
     /// The answer to `uci`: identity, every option, then `uciok` last.
-    pub fn identify(&self, name: &str, author: &str, options: &[OptionSpec]) {
+    pub fn identify(&self, name: &str, author: &str, options: &[EngineOption]) {
         self.message(UciMessage::Id { name: Some(name.to_string()), author: None });
         self.message(UciMessage::Id { name: None, author: Some(author.to_string()) });
         for spec in options {
@@ -194,19 +194,19 @@ fn square(sq: shakmaty::Square) -> UciSquare {
     UciSquare::from(sq.file().char(), sq.rank() as u8 + 1)
 }
 
-fn option_config(spec: &OptionSpec) -> UciOptionConfig {
-    let name = spec.name.to_string();
-    match &spec.kind {
-        OptionKind::Check { default } => UciOptionConfig::Check { name, default: Some(*default) },
-        OptionKind::Spin { default, min, max } => {
+fn option_config(option: &EngineOption) -> UciOptionConfig {
+    let name = option.name.to_string();
+    match &option.kind {
+        OptionKind::Check { default, .. } => UciOptionConfig::Check { name, default: Some(*default) },
+        OptionKind::Spin { default, min, max, .. } => {
             UciOptionConfig::Spin { name, default: Some(*default), min: Some(*min), max: Some(*max) }
         }
-        OptionKind::Combo { default, choices } => UciOptionConfig::Combo {
+        OptionKind::Combo { default, choices, .. } => UciOptionConfig::Combo {
             name,
             default: Some(default.to_string()),
             var: choices.iter().map(|c| c.to_string()).collect(),
         },
-        OptionKind::Button => UciOptionConfig::Button { name },
-        OptionKind::String { default } => UciOptionConfig::String { name, default: Some(default.to_string()) },
+        OptionKind::Button(_) => UciOptionConfig::Button { name },
+        OptionKind::String { default, .. } => UciOptionConfig::String { name, default: Some(default.to_string()) },
     }
 }

@@ -12,7 +12,6 @@ pub mod history;
 mod iterate;
 pub mod movepick;
 mod negamax;
-pub mod options;
 pub mod params;
 pub mod presets;
 mod probe;
@@ -27,11 +26,10 @@ mod worker;
 
 use std::sync::Arc;
 
-use crate::search::options::OptionValue;
 use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
 use crate::search::tt::MIN_HASH_MB;
-use crate::search::{Reporter, SearchJob, SearchOutcome, Searcher, Signals};
+use crate::search::{Reporter, SearchJob, SearchOutcome, SearchSettings, Searcher, Signals};
 use presets::{Full, Minimax, Preset, Selectivity};
 use shared::SharedState;
 use smp::HelperPool;
@@ -66,7 +64,7 @@ impl AlphaBeta {
         let shared = Arc::new(SharedState::new(hash_mb, 1)?);
         let main = Box::new(Worker::new(shared.clone(), 0, signals.clone()));
         let helpers = HelperPool::new(0, &shared, &signals, &None);
-        Ok(AlphaBeta { selectivity, multi_pv: options::DEFAULT_MULTI_PV, hash_mb, signals, shared, main, helpers })
+        Ok(AlphaBeta { selectivity, multi_pv: 1, hash_mb, signals, shared, main, helpers })
     }
 
     /// Nodes searched by the main thread in the last (or running) search or probe.
@@ -167,12 +165,10 @@ impl Searcher for AlphaBeta {
         self.rebuild(mb, self.shared.thread_count())
     }
 
-    fn set_option(&mut self, name: &str, value: OptionValue) -> Result<(), String> {
-        match (name, value) {
-            (options::MULTI_PV, OptionValue::Spin(lines)) => self.multi_pv = lines as usize,
-            _ => return Err(format!("option {name} does not apply to alpha-beta mode")),
-        }
-        Ok(())
+    /// `MultiPV`; the bandwidth settings are not alpha-beta's.
+    fn configure(&mut self, settings: &SearchSettings) -> Vec<String> {
+        self.multi_pv = settings.multi_pv;
+        Vec::new()
     }
 
     fn set_tablebases(&mut self, tablebases: Option<Syzygy>) {

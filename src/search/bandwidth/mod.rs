@@ -14,7 +14,6 @@ mod expand;
 pub mod game_tree;
 mod hybrid;
 mod memory;
-pub mod options;
 pub mod params;
 mod path;
 mod ponder;
@@ -34,15 +33,15 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use crate::moves::{MoveCode, decode};
-use crate::search::options::OptionValue;
 use crate::search::probe::ProberFactory;
 use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
-use crate::search::{MATE, MATE_BOUND, Progress, Report, Reporter, SearchJob, SearchOutcome, Signals, mated_in};
+use crate::search::{
+    MATE, MATE_BOUND, Progress, Report, Reporter, SearchJob, SearchOutcome, SearchSettings, Signals, mated_in,
+};
 use best_first::{BestFirst, Stats, Step};
 use chess::{ChessPos, ChessTree};
 use hybrid::Lead;
-use options::BandwidthSettings;
 use params::*;
 use ponder::PonderEnd;
 use tree::Tree;
@@ -124,15 +123,14 @@ impl Bandwidth {
 
     /// Changes the settings: a fresh tree at the same root (its values were backed up under
     /// the old ones).
-    pub fn set_params(&mut self, params: BandwidthParams) -> Result<(), String> {
+    pub fn set_params(&mut self, params: BandwidthParams) {
         if params == *self.params() {
-            return Ok(());
+            return;
         }
         self.searcher.set_params(params);
         self.searcher.game_mut().set_selective(params.selective());
         let root = self.searcher.root_pos().clone();
         self.searcher.reset(root);
-        Ok(())
     }
 
     fn rebuild(&mut self, memory_mb: usize, params: BandwidthParams) -> Result<(), String> {
@@ -488,12 +486,24 @@ impl crate::search::Searcher for Bandwidth {
         self.searcher.reset(root);
     }
 
-    fn set_option(&mut self, name: &str, value: OptionValue) -> Result<(), String> {
-        let mut settings = BandwidthSettings { params: *self.params(), always_think: self.always_think };
-        settings.apply(name, value)?;
-        self.set_params(settings.params)?;
-        self.always_think = settings.always_think;
-        Ok(())
+    /// The bandwidth settings; `MultiPV` above 1 is alpha-beta's only.
+    fn configure(&mut self, settings: &SearchSettings) -> Vec<String> {
+        self.set_params(settings.bandwidth.params);
+        self.always_think = settings.bandwidth.always_think;
+        let lines = settings.multi_pv;
+        let single =
+            format!("MultiPV {lines}: bandwidth mode reports one line; the setting applies in the other modes");
+        (lines > 1).then_some(single).into_iter().collect()
+    }
+
+    /// Bandwidth mode grows one tree on one thread.
+    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        match threads {
+            1 => Ok(()),
+            _ => Err(format!(
+                "Threads {threads}: bandwidth mode searches on one thread; the setting applies in the other modes"
+            )),
+        }
     }
 
     /// When the GUI allows pondering, or with `AlwaysThink`: walks the tree down the move

@@ -140,7 +140,7 @@ impl BandwidthStyle {
     pub const NAMES: &'static [&'static str] = &["Harris", "Hybrid"];
 
     /// The style's name, as the combo offers it.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             BandwidthStyle::Harris => "Harris",
             BandwidthStyle::Hybrid => "Hybrid",
@@ -232,4 +232,20 @@ pub fn probe_table_mb(mb: usize) -> usize {
 /// The share of a budget of `mb` megabytes that goes to the tip cache, in bytes.
 pub fn tip_cache_bytes(mb: usize) -> usize {
     mb.saturating_mul(1 << 20) / TIP_CACHE_DIVISOR
+}
+
+/// Everything the options set for the bandwidth searcher: the search's parameters and
+/// whether it thinks while idle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BandwidthSettings {
+    /// The parameters of the search.
+    pub params: BandwidthParams,
+    /// Keep expanding the tree between commands (`AlwaysThink`).
+    pub always_think: bool,
+}
+
+impl Default for BandwidthSettings {
+    fn default() -> BandwidthSettings {
+        BandwidthSettings { params: BandwidthParams::default(), always_think: DEFAULT_ALWAYS_THINK }
+    }
 }

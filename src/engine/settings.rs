@@ -1,0 +1,86 @@
+//! Everything the UCI options set, typed: the engine reads its own settings and hands the
+//! searchers theirs. The defaults are the option table's.
+
+use super::options::OPTIONS;
+use super::searchers::SearchMode;
+use crate::search::SearchSettings;
+
+/// The Syzygy options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyzygySettings {
+    /// Directories of tables (empty: none).
+    pub path: String,
+    /// Draft from which the search probes the tables.
+    pub probe_depth: i32,
+    /// Probe positions with at most this many pieces.
+    pub probe_limit: usize,
+    /// Count wins and losses that the fifty-move rule spoils as draws.
+    pub rule50: bool,
+}
+
+/// The value of every option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Transposition table (or bandwidth memory) in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// The GUI may send `go ponder`: thinking on the opponent's time is welcome.
+    pub ponder: bool,
+    /// Reserve per move for communication delays, in ms.
+    pub move_overhead_ms: u64,
+    /// The searcher.
+    pub search_mode: SearchMode,
+    /// Chess960 castling in FENs and move text.
+    pub chess960: bool,
+    /// The GUI analyses rather than plays: tablebases choose no root moves.
+    pub analyse_mode: bool,
+    /// Reports carry `wdl W D L`.
+    pub show_wdl: bool,
+    /// The Syzygy options.
+    pub syzygy: SyzygySettings,
+    /// Play moves from the opening book.
+    pub own_book: bool,
+    /// The Polyglot book's path (empty: no book).
+    pub book_file: String,
+    /// What the searchers read.
+    pub search: SearchSettings,
+}
+
+impl Default for Settings {
+    /// The option table's defaults.
+    fn default() -> Settings {
+        let mut settings = Settings {
+            hash_mb: 0,
+            threads: 0,
+            ponder: false,
+            move_overhead_ms: 0,
+            search_mode: SearchMode::DEFAULT,
+            chess960: false,
+            analyse_mode: false,
+            show_wdl: false,
+            syzygy: SyzygySettings { path: String::new(), probe_depth: 0, probe_limit: 0, rule50: false },
+            own_book: false,
+            book_file: String::new(),
+            search: SearchSettings::default(),
+        };
+        for option in OPTIONS {
+            option.apply_default(&mut settings);
+        }
+        settings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_the_tables_and_the_searchers() {
+        let settings = Settings::default();
+        assert_eq!((settings.hash_mb, settings.threads, settings.move_overhead_ms), (16, 1, 10));
+        assert_eq!(settings.syzygy.probe_limit, 7);
+        assert!(settings.syzygy.rule50);
+        assert_eq!(settings.search, SearchSettings::default(), "the table agrees with the searchers' own defaults");
+    }
+}

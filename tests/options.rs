@@ -1,0 +1,130 @@
+//! The option table through the engine controller, in process: a `setoption` the engine
+//! cannot carry out gets one `info string` and leaves every setting as it was; a valid
+//! one changes its setting alone.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use harrier::engine::options::{OPTIONS, OptionKind};
+use harrier::engine::searchers::SearchMode;
+use harrier::engine::settings::Settings;
+use harrier::engine::{Engine, Output};
+use harrier::search::{Limits, Report};
+use shakmaty::{CastlingMode, Move};
+
+/// The `info string` texts the engine wrote, shared with the test.
+#[derive(Clone, Default)]
+struct Notes(Arc<Mutex<Vec<String>>>);
+
+impl Notes {
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+impl Output for Notes {
+    fn info_string(&self, text: &str) {
+        self.0.lock().unwrap().push(text.to_string());
+    }
+    fn report(&self, _: &Report, _: CastlingMode) {}
+    fn current_move(&self, _: u32, _: Move, _: u32, _: CastlingMode) {}
+    fn best_move(&self, _: Option<Move>, _: Option<Move>, _: CastlingMode) {}
+    fn perft_move(&self, _: Move, _: u64, _: CastlingMode) {}
+    fn perft_total(&self, _: u64) {}
+}
+
+fn engine() -> (Engine, Notes) {
+    let notes = Notes::default();
+    (Engine::new(Box::new(notes.clone())), notes)
+}
+
+/// Sends `setoption` and expects exactly one `info string` and no change to any setting.
+fn refused(engine: &mut Engine, notes: &Notes, name: &str, value: &str) -> String {
+    let before: Settings = engine.settings().clone();
+    engine.set_option(name, value);
+    let said = notes.take();
+    assert_eq!(said.len(), 1, "setoption {name} {value}: {said:?}");
+    assert_eq!(*engine.settings(), before, "setoption {name} {value} changed a setting");
+    said.into_iter().next().unwrap_or_default()
+}
+
+#[test]
+fn an_unknown_option_or_a_bad_value_changes_nothing() {
+    let (mut engine, notes) = engine();
+    assert!(refused(&mut engine, &notes, "Contempt", "50").contains("unknown option 'Contempt'"));
+    refused(&mut engine, &notes, "", "");
+    for option in OPTIONS {
+        let bad: Vec<String> = match &option.kind {
+            OptionKind::Spin { min, max, .. } => {
+                vec![(min - 1).to_string(), (max + 1).to_string(), "lots".to_string(), String::new()]
+            }
+            OptionKind::Check { .. } => vec!["maybe".to_string(), "1".to_string()],
+            OptionKind::Combo { .. } => vec!["NoSuchChoice".to_string()],
+            OptionKind::String { .. } | OptionKind::Button(_) => Vec::new(),
+        };
+        for value in bad {
+            let said = refused(&mut engine, &notes, option.name, &value);
+            assert!(said.contains(option.name), "{said}");
+        }
+    }
+}
+
+#[test]
+fn a_valid_value_changes_its_setting_alone() {
+    let (mut engine, notes) = engine();
+    let before = engine.settings().clone();
+    engine.set_option("multipv", " 3 ");
+    engine.set_option("Move Overhead", "120");
+    assert!(notes.take().is_empty());
+    let after = engine.settings();
+    assert_eq!((after.search.multi_pv, after.move_overhead_ms), (3, 120));
+    let expected = Settings {
+        move_overhead_ms: 120,
+        search: harrier::search::SearchSettings { multi_pv: 3, ..before.search.clone() },
+        ..before
+    };
+    assert_eq!(*after, expected);
+}
+
+#[test]
+fn options_a_search_reads_wait_for_it_to_end() {
+    let (mut engine, notes) = engine();
+    engine.go(Limits { infinite: true, ..Limits::default() }, &[], Instant::now());
+    for (name, value) in [("Hash", "32"), ("Threads", "2"), ("SearchMode", "Minimax"), ("Clear Hash", "")] {
+        let said = refused(&mut engine, &notes, name, value);
+        assert!(said.contains("a search is running"), "{said}");
+    }
+    engine.set_option("Move Overhead", "50");
+    assert_eq!(engine.settings().move_overhead_ms, 50, "a setting the search does not read changes at once");
+    engine.stop();
+    let events = engine.events();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while engine.is_busy() && Instant::now() < deadline {
+        if let Ok(event) = events.recv_timeout(Duration::from_millis(100)) {
+            engine.on_event(event);
+        }
+    }
+    assert!(!engine.is_busy());
+    engine.set_option("Hash", "32");
+    assert_eq!(engine.settings().hash_mb, 32);
+}
+
+#[test]
+fn threads_and_multipv_in_bandwidth_mode_are_kept_and_said_to_wait() {
+    let (mut engine, notes) = engine();
+    engine.set_option("Threads", "2");
+    engine.set_option("MultiPV", "2");
+    assert!(notes.take().is_empty(), "alpha-beta mode takes both");
+    engine.set_option("SearchMode", "Bandwidth");
+    let said = notes.take();
+    assert_eq!(engine.settings().search_mode, SearchMode::Bandwidth);
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(said.iter().any(|s| s.contains("Threads 2: bandwidth mode searches on one thread")), "{said:?}");
+    assert!(said.iter().any(|s| s.contains("MultiPV 2: bandwidth mode reports one line")), "{said:?}");
+    engine.set_option("Threads", "3");
+    let said = notes.take();
+    assert!(said.len() == 1 && said[0].contains("Threads 3"), "{said:?}");
+    assert_eq!(engine.settings().threads, 3, "kept for the other modes");
+    engine.set_option("SearchMode", "AlphaBeta");
+    assert!(notes.take().is_empty());
+}
