@@ -12,6 +12,7 @@ pub mod moves;
 pub mod perft;
 pub mod random;
 pub mod search;
+pub mod train;
 pub mod tune;
 pub mod uci;
 pub mod zobrist;

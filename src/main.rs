@@ -12,6 +12,7 @@ use harrier::moves::uci_text;
 use harrier::perft::divide;
 use harrier::search::alphabeta::presets::Selectivity;
 use harrier::search::bandwidth::params::BandwidthStyle;
+use harrier::train::{self, TrainSettings};
 use harrier::tune::{self, TuneSettings};
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -26,13 +27,17 @@ usage:
               [--mode alphabeta|bandwidth|minimax] [--style harris|hybrid] [--band cp]
               [--depth-penalty cp] [--tip-probe d]
                                        run an EPD test suite (bm/am/dm, STS points)
-  harrier eval [fen]                   the static evaluation term by term (start position by default)
+  harrier eval [--net file] [fen]      the static evaluation term by term (start position by default);
+                                       with --net, the network's evaluation instead
   harrier datagen [--out dir] [--games n] [--threads n] [--seed n] [--soft-nodes n]
                   [--hard-nodes n] [--hash mb] [--syzygy path]
                                        self-play games for training the evaluation network
   harrier tune <file> [--positions n] [--epochs n] [--rate cp] [--threads n] [--min-positions n]
                [--out file]
-                                       fit the evaluation weights to labelled positions";
+                                       fit the evaluation weights to labelled positions
+  harrier train <data dir or file>... [--out file] [--hidden n] [--epochs n] [--batch n] [--lr x]
+                [--wdl x] [--threads n] [--seed n] [--validation share] [--resume file]
+                                       train the evaluation network on datagen's games";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -52,6 +57,7 @@ fn main() -> ExitCode {
         Some("epd") => epd_command(&args[1..]),
         Some("eval") => eval_command(&args[1..]),
         Some("tune") => tune_command(&args[1..]),
+        Some("train") => train_command(&args[1..]),
         Some("datagen") => datagen_command(&args[1..]),
         Some("help") => {
             print_text(USAGE);
@@ -152,6 +158,17 @@ fn perft_command(args: &[String]) -> Result<(), String> {
 }
 
 fn eval_command(args: &[String]) -> Result<(), String> {
+    if args.first().is_some_and(|arg| arg == "--net") {
+        let path = args.get(1).ok_or("--net needs a file")?;
+        let net = harrier::eval::nnue::Network::load(std::path::Path::new(path))?;
+        let rest = &args[2..];
+        let position = if rest.is_empty() { Chess::default() } else { read_position(&rest.join(" "))? };
+        println!(
+            "network evaluation: {} cp for the side to move",
+            harrier::eval::nnue::evaluate_position(&net, &position)
+        );
+        return Ok(());
+    }
     let position = if args.is_empty() { Chess::default() } else { read_position(&args.join(" "))? };
     for line in harrier::eval::trace::report(&position) {
         println!("{line}");
@@ -185,6 +202,35 @@ fn tune_command(args: &[String]) -> Result<(), String> {
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     tune::run(&text, &settings)
+}
+
+fn train_command(args: &[String]) -> Result<(), String> {
+    let mut settings = TrainSettings::new(Vec::new());
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if !arg.starts_with("--") {
+            settings.inputs.push(arg.into());
+            continue;
+        }
+        let value = rest.next().ok_or_else(|| format!("{arg} needs a value"))?;
+        let plan = &mut settings.plan;
+        match arg.as_str() {
+            "--out" => settings.out = value.into(),
+            "--hidden" => settings.hidden = number(value, "--hidden")?,
+            "--epochs" => plan.epochs = number(value, "--epochs")?,
+            "--batch" => plan.batch = number(value, "--batch")?,
+            "--lr" => plan.lr = number(value, "--lr")?,
+            "--wdl" => plan.wdl = number(value, "--wdl")?,
+            "--threads" => plan.threads = number::<usize>(value, "--threads")?.max(1),
+            "--seed" => plan.seed = number(value, "--seed")?,
+            "--validation" => settings.validation = number(value, "--validation")?,
+            "--resume" => settings.resume = Some(value.into()),
+            _ => return Err(format!("unknown option '{arg}'")),
+        }
+    }
+    let summary = train::run(&settings, &|line| eprintln!("train: {line}"))?;
+    eprintln!("train: done: {summary}");
+    Ok(())
 }
 
 fn datagen_command(args: &[String]) -> Result<(), String> {

@@ -3,12 +3,16 @@
 //!
 //! Each feature family is a module that reports its terms to a [`terms::Sink`]: the
 //! engine's sink weighs them at once ([`evaluate`]), the trace records them ([`trace`]).
+//!
+//! [`nnue`] is the neural network evaluation `harrier train` fits; the search does not use
+//! it yet.
 
 pub mod bits;
 mod cache;
 mod context;
 mod king;
 mod mopup;
+pub mod nnue;
 pub mod params;
 mod passed;
 mod pawns;

@@ -1,0 +1,212 @@
+//! The network file: a header that says what the weights are and a checksum of them, then
+//! the quantised weights.
+//!
+//! Header (little-endian): [`MAGIC`], the format version (u32), the input count, the
+//! hidden size, QA, QB and EVAL_SCALE (u32 each), the [`checksum`] of the weight bytes
+//! (u64). Then the weights: the feature transformer's rows (input-major, i16), its bias
+//! (i16), the output weights (side to move's half first, i16), the output bias (i32).
+
+use super::{EVAL_SCALE, INPUTS, QA, QB};
+
+/// The first bytes of a network file.
+pub const MAGIC: [u8; 8] = *b"HRRNNUE1";
+/// The layout version this engine reads and writes.
+pub const VERSION: u32 = 1;
+/// Bytes before the weights.
+pub const HEADER_BYTES: usize = 40;
+/// The widest hidden layer a file may claim, so a damaged size cannot ask for a huge buffer.
+const MAX_HIDDEN: usize = 1 << 16;
+/// FNV-1a's offset basis and prime (64-bit).
+const FNV_BASIS: u64 = 0xCBF2_9CE4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
+
+/// A quantised network of any hidden size, as a file holds it. The engine loads only
+/// its compiled shape ([`super::Network`]); the trainer writes others too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantisedNet {
+    /// `INPUTS x hidden` weights, one row of `hidden` per input, scaled by QA.
+    pub feature_weights: Vec<i16>,
+    /// `hidden` biases, scaled by QA.
+    pub feature_bias: Vec<i16>,
+    /// `2 x hidden` weights, the side to move's accumulator first, scaled by QB.
+    pub output_weights: Vec<i16>,
+    /// The output bias, scaled by QA·QB.
+    pub output_bias: i32,
+}
+
+impl QuantisedNet {
+    /// The hidden size (the feature bias has one value per lane).
+    pub fn hidden(&self) -> usize {
+        self.feature_bias.len()
+    }
+
+    /// Checks that every part has the length the hidden size asks for.
+    pub fn check_lengths(&self) -> Result<(), String> {
+        let hidden = self.hidden();
+        if self.feature_weights.len() != INPUTS * hidden || self.output_weights.len() != 2 * hidden {
+            return Err(format!(
+                "a network with {hidden} hidden lanes needs {} feature weights and {} output weights, not {} and {}",
+                INPUTS * hidden,
+                2 * hidden,
+                self.feature_weights.len(),
+                self.output_weights.len()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The file's contents.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut weights = Vec::with_capacity(payload_bytes(self.hidden()));
+        for value in self.feature_weights.iter().chain(&self.feature_bias).chain(&self.output_weights) {
+            weights.extend_from_slice(&value.to_le_bytes());
+        }
+        weights.extend_from_slice(&self.output_bias.to_le_bytes());
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + weights.len());
+        bytes.extend_from_slice(&MAGIC);
+        let hidden = u32::try_from(self.hidden()).unwrap_or(u32::MAX);
+        for field in [VERSION, INPUTS as u32, hidden, QA as u32, QB as u32, EVAL_SCALE as u32] {
+            bytes.extend_from_slice(&field.to_le_bytes());
+        }
+        bytes.extend_from_slice(&checksum(&weights).to_le_bytes());
+        bytes.extend_from_slice(&weights);
+        bytes
+    }
+
+    /// Reads a file's contents: any hidden size, everything else checked.
+    pub fn from_bytes(bytes: &[u8]) -> Result<QuantisedNet, String> {
+        let hidden = hidden_size(bytes)?;
+        let expected = HEADER_BYTES + payload_bytes(hidden);
+        if bytes.len() < expected {
+            return Err(format!(
+                "truncated: {} bytes, a network with {hidden} hidden lanes has {expected}",
+                bytes.len()
+            ));
+        }
+        if bytes.len() > expected {
+            return Err(format!("{} bytes after the weights", bytes.len() - expected));
+        }
+        let weights = &bytes[HEADER_BYTES..];
+        let stored = u64::from_le_bytes(field(bytes, 32));
+        if checksum(weights) != stored {
+            return Err("the weights do not match the header's checksum (a damaged file)".to_string());
+        }
+        let (shorts, bias) = weights.split_at(weights.len() - 4);
+        let mut values = shorts.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
+        let mut take = |count: usize| values.by_ref().take(count).collect::<Vec<i16>>();
+        let net = QuantisedNet {
+            feature_weights: take(INPUTS * hidden),
+            feature_bias: take(hidden),
+            output_weights: take(2 * hidden),
+            output_bias: i32::from_le_bytes(field(bias, 0)),
+        };
+        net.check_lengths()?;
+        Ok(net)
+    }
+}
+
+/// The hidden size a file's header declares, after checking the header's magic, version,
+/// input count and scales.
+pub fn hidden_size(bytes: &[u8]) -> Result<usize, String> {
+    if bytes.len() < HEADER_BYTES {
+        return Err(format!("{} bytes, too short for a network file's header ({HEADER_BYTES})", bytes.len()));
+    }
+    if bytes[..8] != MAGIC {
+        return Err("not a Harrier network file (bad magic)".to_string());
+    }
+    let number = |offset: usize| u32::from_le_bytes(field(bytes, offset));
+    if number(8) != VERSION {
+        return Err(format!("network format version {}; this engine reads version {VERSION}", number(8)));
+    }
+    let expected = [("inputs", INPUTS as u32), ("QA", QA as u32), ("QB", QB as u32), ("EVAL_SCALE", EVAL_SCALE as u32)];
+    for ((name, wanted), offset) in expected.into_iter().zip([12, 20, 24, 28]) {
+        if number(offset) != wanted {
+            return Err(format!("the network's {name} is {}, this engine's is {wanted}", number(offset)));
+        }
+    }
+    let hidden = number(16) as usize;
+    if hidden == 0 || hidden > MAX_HIDDEN {
+        return Err(format!("a hidden size of {hidden} is not a network"));
+    }
+    Ok(hidden)
+}
+
+/// Bytes of the weights of a network with `hidden` lanes.
+fn payload_bytes(hidden: usize) -> usize {
+    2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+/// `N` bytes of `bytes` at `offset` (the caller has checked the length).
+fn field<const N: usize>(bytes: &[u8], offset: usize) -> [u8; N] {
+    let mut out = [0u8; N];
+    out.copy_from_slice(&bytes[offset..offset + N]);
+    out
+}
+
+/// FNV-1a (64-bit) of `bytes`: any one changed byte changes it.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(FNV_BASIS, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(FNV_PRIME))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::random_network;
+    use super::super::{HIDDEN, Network};
+    use super::*;
+
+    #[test]
+    fn a_network_round_trips_through_its_file() {
+        let net = random_network(1);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(HIDDEN));
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+        assert_ne!(Network::from_bytes(&random_network(2).to_bytes()), Ok(net));
+    }
+
+    #[test]
+    fn a_damaged_file_is_an_error() {
+        let bytes = random_network(3).to_bytes();
+        for length in [0, 7, HEADER_BYTES - 1, HEADER_BYTES, bytes.len() / 2, bytes.len() - 1] {
+            let error = Network::from_bytes(&bytes[..length]).unwrap_err();
+            assert!(error.contains("short") || error.contains("truncated"), "{length} bytes: {error}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(Network::from_bytes(&longer).unwrap_err().contains("after the weights"));
+        // Every header byte, and weight bytes spread over the whole file.
+        let offsets = (0..HEADER_BYTES).chain((HEADER_BYTES..bytes.len()).step_by(997)).chain([bytes.len() - 1]);
+        for offset in offsets {
+            let mut flipped = bytes.clone();
+            flipped[offset] ^= 0x10;
+            assert!(Network::from_bytes(&flipped).is_err(), "a flipped bit at byte {offset} is noticed");
+        }
+        let mut magic = bytes.clone();
+        magic[..8].copy_from_slice(b"HRRGAME1");
+        assert!(Network::from_bytes(&magic).unwrap_err().contains("magic"));
+    }
+
+    #[test]
+    fn another_shape_is_refused_by_name() {
+        let hidden = 16;
+        let other = QuantisedNet {
+            feature_weights: vec![1; INPUTS * hidden],
+            feature_bias: vec![2; hidden],
+            output_weights: vec![3; 2 * hidden],
+            output_bias: 4,
+        };
+        let bytes = other.to_bytes();
+        assert_eq!(QuantisedNet::from_bytes(&bytes), Ok(other));
+        let error = Network::from_bytes(&bytes).unwrap_err();
+        assert!(error.contains(&format!("{INPUTS} -> 16 x2")) && error.contains(&format!("{INPUTS} -> {HIDDEN} x2")));
+    }
+
+    #[test]
+    fn weights_that_could_overflow_are_refused() {
+        let mut net = random_network(4).to_quantised();
+        net.feature_weights[5] = 1100;
+        assert!(Network::from_quantised(&net).unwrap_err().contains("accumulator"));
+        let mut net = random_network(4).to_quantised();
+        net.output_weights[7] = -200;
+        assert!(Network::from_quantised(&net).unwrap_err().contains("output weight"));
+    }
+}

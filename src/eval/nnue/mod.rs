@@ -1,0 +1,179 @@
+//! An efficiently updatable neural network evaluation (NNUE), not yet used by the search.
+//!
+//! The network is a perspective net `768 -> HIDDEN (x2) -> 1`: every piece on the board
+//! switches on one of 768 inputs (colour relative to the perspective, role, square) for
+//! each side's perspective; the feature transformer sums those inputs' weight rows into an
+//! [`Accumulator`] per perspective; the output layer reads both accumulators through
+//! SCReLU, the side to move's first. Integers throughout, as `harrier train` quantises
+//! them (see `docs/nnue.md`), so a move costs a few row additions and an evaluation one
+//! dot product.
+
+mod accumulator;
+mod features;
+pub mod file;
+mod kernels;
+
+pub use accumulator::Accumulator;
+pub use features::{Changes, Feature, feature_index, move_changes};
+pub use file::QuantisedNet;
+
+use shakmaty::{Chess, Color, Position};
+
+/// Inputs of the feature transformer: 2 colours x 6 roles x 64 squares.
+pub const INPUTS: usize = 768;
+/// Accumulator width per perspective, the only shape the engine loads.
+pub const HIDDEN: usize = 128;
+/// The scale of the feature transformer's weights and biases: a float 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// The scale of the output weights: a float 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output (the output is a win-rate logit).
+pub const EVAL_SCALE: i32 = 400;
+/// Pieces a legal position can hold: the accumulator's range is checked against it.
+pub const MAX_PIECES: i32 = 32;
+
+/// One row of the feature transformer or one accumulator half: `HIDDEN` lanes, aligned
+/// for vector loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Lanes(pub [i16; HIDDEN]);
+
+/// The quantised network of the compiled shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// One row per input, `feature_index` order.
+    feature_weights: Box<[Lanes]>,
+    feature_bias: Lanes,
+    /// The side to move's half, then the other side's.
+    output_weights: [Lanes; 2],
+    output_bias: i32,
+}
+
+impl Network {
+    /// The network of `net`'s weights, checked to be of the compiled shape and small enough
+    /// that neither the accumulator nor the output sum can overflow.
+    pub fn from_quantised(net: &QuantisedNet) -> Result<Network, String> {
+        check_shape(net.hidden())?;
+        net.check_lengths()?;
+        let largest = |values: &[i16]| values.iter().map(|v| i32::from(v.unsigned_abs())).max().unwrap_or(0);
+        let accumulator_bound = largest(&net.feature_weights) * MAX_PIECES + largest(&net.feature_bias);
+        if accumulator_bound > i32::from(i16::MAX) {
+            return Err(format!(
+                "feature weights too large: an accumulator could reach {accumulator_bound} (limit {})",
+                i16::MAX
+            ));
+        }
+        // The SCReLU product clamp(acc)·w is taken in i16 lanes before widening.
+        let output_limit = i32::from(i16::MAX) / QA;
+        if largest(&net.output_weights) > output_limit {
+            return Err(format!(
+                "an output weight is {}, beyond the limit {output_limit}",
+                largest(&net.output_weights)
+            ));
+        }
+        let lanes = |values: &[i16]| {
+            let mut row = Lanes([0; HIDDEN]);
+            row.0.copy_from_slice(values);
+            row
+        };
+        Ok(Network {
+            feature_weights: net.feature_weights.chunks_exact(HIDDEN).map(lanes).collect(),
+            feature_bias: lanes(&net.feature_bias),
+            output_weights: [lanes(&net.output_weights[..HIDDEN]), lanes(&net.output_weights[HIDDEN..])],
+            output_bias: net.output_bias,
+        })
+    }
+
+    /// The weights of this network, as the file holds them.
+    pub fn to_quantised(&self) -> QuantisedNet {
+        QuantisedNet {
+            feature_weights: self.feature_weights.iter().flat_map(|row| row.0).collect(),
+            feature_bias: self.feature_bias.0.to_vec(),
+            output_weights: self.output_weights.iter().flat_map(|row| row.0).collect(),
+            output_bias: self.output_bias,
+        }
+    }
+
+    /// Reads a network file's contents ([`mod@file`]); a damaged file or another shape is an error.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        check_shape(file::hidden_size(bytes)?)?;
+        Network::from_quantised(&QuantisedNet::from_bytes(bytes)?)
+    }
+
+    /// The network file's contents.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.to_quantised().to_bytes()
+    }
+
+    /// Reads the network file at `path`.
+    pub fn load(path: &std::path::Path) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// An error naming both shapes unless `hidden` is the compiled [`HIDDEN`].
+fn check_shape(hidden: usize) -> Result<(), String> {
+    if hidden == HIDDEN {
+        return Ok(());
+    }
+    Err(format!(
+        "the network's shape is {INPUTS} -> {hidden} x2 -> 1, but this engine is built for {INPUTS} -> {HIDDEN} x2 -> 1"
+    ))
+}
+
+/// The evaluation in centipawns for `side_to_move` of the position `acc` holds.
+pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+    let ours = kernels::screlu_dot(acc.values(side_to_move), &net.output_weights[0]);
+    let theirs = kernels::screlu_dot(acc.values(!side_to_move), &net.output_weights[1]);
+    // Each sum is at most HIDDEN·QA²·(i16::MAX / QA) < 2^30 (the loader checks the
+    // weights), but their total and its scaling by EVAL_SCALE need not fit in i32.
+    let output = (i64::from(ours) + i64::from(theirs)) / i64::from(QA) + i64::from(net.output_bias);
+    let scaled = output * i64::from(EVAL_SCALE) / i64::from(QA * QB);
+    // |output| < 2^23 + 2^31, so |scaled| < 2^26.
+    scaled as i32
+}
+
+/// The evaluation of `pos` in centipawns for the side to move, from a fresh accumulator.
+pub fn evaluate_position(net: &Network, pos: &Chess) -> i32 {
+    evaluate(net, &Accumulator::new(net, pos.board()), pos.turn())
+}
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Random networks and random moves for the tests of the network and its trainer.
+
+    use super::*;
+    use crate::random::SplitMix;
+    use shakmaty::Move;
+
+    /// A random legal move of `pos`, `None` at the end of the game. Castling, en passant
+    /// and promotions are chosen half the time they are legal, so that short random games
+    /// play them.
+    pub fn random_move(pos: &Chess, rng: &mut SplitMix) -> Option<Move> {
+        let moves = pos.legal_moves();
+        let special: Vec<Move> =
+            moves.iter().copied().filter(|m| m.is_castle() || m.is_en_passant() || m.is_promotion()).collect();
+        if !special.is_empty() && rng.below(2) == 0 {
+            return Some(special[rng.below(special.len() as u64) as usize]);
+        }
+        (!moves.is_empty()).then(|| moves[rng.below(moves.len() as u64) as usize])
+    }
+
+    /// A network whose weights are random but within the ranges the loader accepts.
+    pub fn random_network(seed: u64) -> Network {
+        let mut rng = SplitMix::new(seed);
+        let mut values =
+            |count: usize, limit: i32| -> Vec<i16> { (0..count).map(|_| rng.range(-limit, limit) as i16).collect() };
+        let net = QuantisedNet {
+            feature_weights: values(INPUTS * HIDDEN, 500),
+            feature_bias: values(HIDDEN, 400),
+            output_weights: values(2 * HIDDEN, 127),
+            output_bias: 1234,
+        };
+        Network::from_quantised(&net).unwrap()
+    }
+}

@@ -1,0 +1,135 @@
+//! The trainer's float checkpoint: what `--resume` needs to carry on a run where it
+//! stopped.
+//!
+//! Layout (little-endian): [`MAGIC`], the hidden size (u32), the epochs done (u32), the
+//! seed (u64), the optimiser's step count (u64); the parameters, then the optimiser's
+//! mean and squared-gradient moments (f32 each, [`super::model::Layout`] order); then a
+//! checksum (u64) of everything before it.
+
+use std::path::Path;
+
+use super::adamw::AdamW;
+use super::model::{Layout, Model};
+use crate::eval::nnue::file::checksum;
+
+/// The first bytes of a checkpoint file.
+pub const MAGIC: [u8; 8] = *b"HRRCKPT1";
+/// Bytes before the parameters.
+const HEADER_BYTES: usize = 32;
+/// The widest hidden layer a checkpoint may claim, so a damaged size cannot ask for a
+/// huge buffer.
+const MAX_HIDDEN: usize = 1 << 16;
+
+/// A run's state after some epochs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// The network.
+    pub model: Model,
+    /// The optimiser's moments.
+    pub adam: AdamW,
+    /// Epochs completed.
+    pub epochs_done: usize,
+    /// The run's seed (initial weights, validation split, shuffles).
+    pub seed: u64,
+}
+
+impl Checkpoint {
+    /// The checkpoint file's contents.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let (mean, square, steps) = self.adam.state();
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + 12 * self.model.params().len() + 8);
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&(self.model.hidden() as u32).to_le_bytes());
+        bytes.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
+        bytes.extend_from_slice(&self.seed.to_le_bytes());
+        bytes.extend_from_slice(&steps.to_le_bytes());
+        for value in self.model.params().iter().chain(mean).chain(square) {
+            bytes.extend_from_slice(&value.to_le_bytes());
+        }
+        bytes.extend_from_slice(&checksum(&bytes).to_le_bytes());
+        bytes
+    }
+
+    /// Reads a checkpoint file's contents; a damaged or cut file is an error.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
+        if bytes.len() < HEADER_BYTES + 8 {
+            return Err(format!("{} bytes, too short for a checkpoint", bytes.len()));
+        }
+        if bytes[..8] != MAGIC {
+            return Err("not a Harrier training checkpoint (bad magic)".to_string());
+        }
+        let word = |offset: usize| {
+            u32::from_le_bytes([bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3]])
+        };
+        let long = |offset: usize| u64::from(word(offset)) | u64::from(word(offset + 4)) << 32;
+        let hidden = word(8) as usize;
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(format!("a hidden size of {hidden} is not a network"));
+        }
+        let parameters = Layout::new(hidden).parameters();
+        let expected = HEADER_BYTES + 12 * parameters + 8;
+        if bytes.len() != expected {
+            return Err(format!("{} bytes, a checkpoint of a network {hidden} wide has {expected}", bytes.len()));
+        }
+        let body = &bytes[..expected - 8];
+        if checksum(body) != long(expected - 8) {
+            return Err("the checkpoint does not match its checksum (a damaged file)".to_string());
+        }
+        let floats = |group: usize| -> Vec<f32> {
+            body[HEADER_BYTES + 4 * parameters * group..][..4 * parameters]
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect()
+        };
+        Ok(Checkpoint {
+            model: Model::from_params(hidden, floats(0))?,
+            adam: AdamW::from_state(floats(1), floats(2), long(24)),
+            epochs_done: word(12) as usize,
+            seed: long(16),
+        })
+    }
+
+    /// Reads the checkpoint at `path`.
+    pub fn load(path: &Path) -> Result<Checkpoint, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// Writes `bytes` beside `path` and renames the file into place, so that an interrupted
+/// run leaves the previous file whole.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let partial = path.with_extension("part");
+    std::fs::write(&partial, bytes)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checkpoint() -> Checkpoint {
+        let model = Model::new(8, 5);
+        let parameters = model.params().len();
+        let mut adam = AdamW::new(parameters);
+        let mut params = model.params().to_vec();
+        adam.step(&mut params, &vec![0.25; parameters], 0.01);
+        Checkpoint { model: Model::from_params(8, params).unwrap(), adam, epochs_done: 3, seed: 77 }
+    }
+
+    #[test]
+    fn a_checkpoint_round_trips_and_damage_is_an_error() {
+        let saved = checkpoint();
+        let bytes = saved.to_bytes();
+        assert_eq!(Checkpoint::from_bytes(&bytes), Ok(saved));
+        for cut in [0, 20, HEADER_BYTES + 8, bytes.len() - 1] {
+            assert!(Checkpoint::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        for offset in (0..bytes.len()).step_by(101) {
+            let mut flipped = bytes.clone();
+            flipped[offset] ^= 1;
+            assert!(Checkpoint::from_bytes(&flipped).is_err(), "flipped byte {offset}");
+        }
+    }
+}

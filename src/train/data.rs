@@ -1,0 +1,290 @@
+//! Training positions: read from `harrier datagen`'s chunk files into 32 bytes each, split
+//! into training and validation games, and shuffled anew every epoch.
+
+use std::path::{Path, PathBuf};
+
+use once_cell::sync::Lazy;
+use shakmaty::{Chess, Color, Piece, Position, Role, Square};
+
+use crate::datagen::format::read_games;
+use crate::datagen::training_positions;
+use crate::eval::nnue::{EVAL_SCALE, feature_index, file::checksum};
+use crate::random::{GOLDEN_GAMMA, SplitMix, mix};
+
+/// Pieces a sample holds: those of a legal position.
+pub const MAX_PIECES: usize = 32;
+
+/// A position with its label, packed: the occupied squares, and the piece on each of them
+/// in square order, four bits a piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    occupied: u64,
+    pieces: [u8; MAX_PIECES / 2],
+    /// The search's score in centipawns for the side to move.
+    score: i16,
+    /// The game's result for the side to move: 0 lost, 1 drawn, 2 won.
+    result: u8,
+    white_to_move: bool,
+}
+
+/// A sample's active inputs from both perspectives, the side to move's first.
+pub struct Inputs {
+    /// Pieces on the board (inputs per perspective).
+    pub count: usize,
+    /// The inputs from the side to move's perspective.
+    pub ours: [u16; MAX_PIECES],
+    /// The inputs from the other side's perspective.
+    pub theirs: [u16; MAX_PIECES],
+}
+
+impl Sample {
+    /// The sample of `pos` scored `score` (side to move's view) from a game that ended
+    /// `result` (1, 0.5 or 0 for the side to move); `None` beyond [`MAX_PIECES`] pieces.
+    pub fn new(pos: &Chess, score: i16, result: f32) -> Option<Sample> {
+        let board = pos.board();
+        if board.occupied().count() > MAX_PIECES {
+            return None;
+        }
+        let mut pieces = [0u8; MAX_PIECES / 2];
+        for (slot, (_, piece)) in board.iter().enumerate() {
+            pieces[slot / 2] |= piece_code(piece) << (4 * (slot % 2));
+        }
+        Some(Sample {
+            occupied: u64::from(board.occupied()),
+            pieces,
+            score,
+            result: (result * 2.0).round().clamp(0.0, 2.0) as u8,
+            white_to_move: pos.turn() == Color::White,
+        })
+    }
+
+    /// The active inputs of both perspectives.
+    pub fn inputs(&self) -> Inputs {
+        let (us, them) = if self.white_to_move { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
+        let (our_first, their_first) = (&FIRST_INPUTS[us as usize], &FIRST_INPUTS[them as usize]);
+        let mut inputs = Inputs { count: 0, ours: [0; MAX_PIECES], theirs: [0; MAX_PIECES] };
+        let mut occupied = self.occupied;
+        while occupied != 0 {
+            let square = occupied.trailing_zeros() as u16;
+            occupied &= occupied - 1;
+            let slot = inputs.count;
+            let code = usize::from((self.pieces[slot / 2] >> (4 * (slot % 2))) & 0xF);
+            inputs.ours[slot] = our_first[code] + (square ^ flip(us));
+            inputs.theirs[slot] = their_first[code] + (square ^ flip(them));
+            inputs.count += 1;
+        }
+        inputs
+    }
+
+    /// The training target: the score's expected result blended with the game's result,
+    /// `wdl` being the result's share.
+    pub fn target(&self, wdl: f32) -> f32 {
+        let expected = sigmoid(f32::from(self.score) / EVAL_SCALE as f32);
+        (1.0 - wdl) * expected + wdl * f32::from(self.result) / 2.0
+    }
+}
+
+/// The logistic function: a win-rate logit to an expected result.
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The input of each piece code on the first square of its perspective's board (a1 for
+/// White, a8 for Black), per perspective (`Color as usize`): a square's input is that
+/// plus the square as the perspective sees it.
+static FIRST_INPUTS: Lazy<[[u16; 12]; 2]> = Lazy::new(|| {
+    let first = |perspective: Color, code: u8| {
+        let corner = if perspective == Color::White { Square::A1 } else { Square::A8 };
+        feature_index(perspective, piece_of(code), corner) as u16
+    };
+    [Color::Black, Color::White].map(|perspective| std::array::from_fn(|code| first(perspective, code as u8)))
+});
+
+/// Squares as `perspective` sees them: upside down for Black (as [`feature_index`] does).
+fn flip(perspective: Color) -> u16 {
+    if perspective == Color::White { 0 } else { 56 }
+}
+
+/// 0..=11: colour (Black first), then role.
+fn piece_code(piece: Piece) -> u8 {
+    piece.color as u8 * 6 + piece.role as u8 - 1
+}
+
+fn piece_of(code: u8) -> Piece {
+    let color = if code >= 6 { Color::White } else { Color::Black };
+    let role = Role::ALL[usize::from(code % 6)];
+    Piece { color, role }
+}
+
+/// The training and validation positions of a data set.
+#[derive(Debug, Default)]
+pub struct Dataset {
+    /// Positions trained on.
+    pub training: Vec<Sample>,
+    /// Positions of held-out games, only measured.
+    pub validation: Vec<Sample>,
+    /// Chunk files read.
+    pub files: usize,
+    /// Games read.
+    pub games: usize,
+}
+
+/// The chunk files named by `inputs`: a file as it is, a folder's `*.bin` files by name.
+pub fn chunk_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let entries = std::fs::read_dir(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|path| path.extension().is_some_and(|ext| ext == "bin"))
+                .collect();
+            found.sort();
+            files.extend(found);
+        } else if input.is_file() {
+            files.push(input.clone());
+        } else {
+            return Err(format!("{} is neither a file nor a folder", input.display()));
+        }
+    }
+    Ok(files)
+}
+
+/// Reads every chunk file of `inputs` on `threads` threads. A game goes to validation
+/// with probability `validation_share`, decided by `seed`, its file's name and its place
+/// in the file, so the split of a game stays the same as more chunk files arrive.
+pub fn load(inputs: &[PathBuf], validation_share: f64, seed: u64, threads: usize) -> Result<Dataset, String> {
+    let files = chunk_files(inputs)?;
+    let per_thread = files.len().div_ceil(threads.max(1)).max(1);
+    let parts = std::thread::scope(|scope| {
+        let workers: Vec<_> = files
+            .chunks(per_thread)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter().map(|path| load_file(path, validation_share, seed)).collect::<Result<Vec<_>, _>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().map_err(|_| "a loading thread panicked".to_string())?)
+            .collect::<Result<Vec<_>, _>>()
+    })?;
+    let mut data = Dataset { files: files.len(), ..Dataset::default() };
+    for part in parts.into_iter().flatten() {
+        data.training.extend(part.training);
+        data.validation.extend(part.validation);
+        data.games += part.games;
+    }
+    Ok(data)
+}
+
+/// One chunk file's positions.
+fn load_file(path: &Path, validation_share: f64, seed: u64) -> Result<Dataset, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let games = read_games(bytes.as_slice()).map_err(|e| format!("{}: {e}", path.display()))?;
+    let name = path.file_name().map_or(Vec::new(), |name| name.as_encoded_bytes().to_vec());
+    let file_key = seed ^ checksum(&name);
+    let mut data = Dataset { files: 1, games: games.len(), ..Dataset::default() };
+    for (index, game) in games.iter().enumerate() {
+        let draw = mix(file_key ^ (index as u64).wrapping_mul(GOLDEN_GAMMA)) as f64 / u64::MAX as f64;
+        let side = if draw < validation_share { &mut data.validation } else { &mut data.training };
+        for (pos, score) in training_positions(game) {
+            side.extend(Sample::new(&pos, score, game.result.score_for(pos.turn())));
+        }
+    }
+    Ok(data)
+}
+
+/// The order in which epoch `epoch` visits `count` samples: a shuffle drawn from `seed`
+/// and the epoch alone, so a resumed run repeats it.
+pub fn epoch_order(count: usize, seed: u64, epoch: usize) -> Vec<u32> {
+    let mut rng = SplitMix::new(mix(seed ^ (epoch as u64).wrapping_mul(GOLDEN_GAMMA)));
+    let mut order: Vec<u32> = (0..count as u32).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::format::{GameRecord, GameResult, write_header};
+    use crate::moves::{encode, parse_uci};
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    #[test]
+    fn a_sample_gives_the_inputs_of_its_position() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1";
+        let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+        let sample = Sample::new(&pos, -35, 1.0).unwrap();
+        let inputs = sample.inputs();
+        let mut ours: Vec<u16> = inputs.ours[..inputs.count].to_vec();
+        let mut expected: Vec<u16> =
+            pos.board().iter().map(|(sq, piece)| feature_index(Color::Black, piece, sq) as u16).collect();
+        ours.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(ours, expected);
+        let mut theirs: Vec<u16> = inputs.theirs[..inputs.count].to_vec();
+        let mut expected: Vec<u16> =
+            pos.board().iter().map(|(sq, piece)| feature_index(Color::White, piece, sq) as u16).collect();
+        theirs.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(theirs, expected);
+        assert_eq!(sample.target(1.0), 1.0);
+        assert!((sample.target(0.0) - sigmoid(-35.0 / 400.0)).abs() < 1e-6);
+        assert!(std::mem::size_of::<Sample>() <= 32);
+    }
+
+    /// Writes a chunk file of `count` copies of a short game that White wins.
+    fn write_chunk(path: &Path, count: usize) {
+        let mut pos = Chess::default();
+        let mut plies = Vec::new();
+        for (text, score) in [("e2e4", 30), ("e7e5", -25), ("g1f3", 28), ("b8c6", -20)] {
+            let m = parse_uci(&pos, text).unwrap();
+            plies.push((encode(m), score));
+            pos.play_unchecked(m);
+        }
+        let game = GameRecord { start: Chess::default(), plies, result: GameResult::WhiteWin };
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).unwrap();
+        (0..count).for_each(|_| game.write_to(&mut bytes).unwrap());
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    #[test]
+    fn folders_are_read_and_games_held_out_whole() {
+        let dir = std::env::temp_dir().join(format!("harrier-train-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_chunk(&dir.join("games-s1-000000.bin"), 200);
+        write_chunk(&dir.join("games-s1-000001.bin"), 100);
+        std::fs::write(dir.join("notes.txt"), "not a chunk").unwrap();
+        let data = load(std::slice::from_ref(&dir), 0.25, 9, 2).unwrap();
+        assert_eq!((data.files, data.games), (2, 300));
+        assert_eq!(data.training.len() + data.validation.len(), 300 * 4);
+        assert_eq!(data.validation.len() % 4, 0, "a game's positions stay together");
+        let held_out = data.validation.len() / 4;
+        assert!((40..110).contains(&held_out), "{held_out} of 300 games held out at 25 %");
+        let again = load(std::slice::from_ref(&dir), 0.25, 9, 1).unwrap();
+        assert_eq!((again.training, again.validation), (data.training, data.validation));
+        let first_file = load(&[dir.join("games-s1-000000.bin")], 0.0, 9, 1).unwrap();
+        assert_eq!(first_file.training[0].target(1.0), 1.0, "White won, and White moves first");
+        std::fs::write(dir.join("games-s1-000002.bin"), b"HRRGAME1\x05abc").unwrap();
+        let error = load(std::slice::from_ref(&dir), 0.25, 9, 2).unwrap_err();
+        assert!(error.contains("games-s1-000002.bin"), "{error}");
+        assert!(load(&[dir.join("missing")], 0.0, 1, 1).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn every_epoch_visits_every_sample_once_in_its_own_order() {
+        let first = epoch_order(1000, 3, 1);
+        let mut sorted = first.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..1000).collect::<Vec<u32>>());
+        assert_eq!(first, epoch_order(1000, 3, 1));
+        assert_ne!(first, epoch_order(1000, 3, 2));
+        assert_ne!(first, epoch_order(1000, 4, 1));
+    }
+}

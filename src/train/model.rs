@@ -1,0 +1,165 @@
+//! The trainer's float network: the engine's architecture with any hidden size, its
+//! evaluation, and its quantisation into the integers the engine reads.
+
+use std::ops::Range;
+
+use shakmaty::Chess;
+
+use super::data::{Inputs, Sample};
+use super::lanes;
+use crate::eval::nnue::{EVAL_SCALE, INPUTS, QA, QB, QuantisedNet};
+use crate::random::SplitMix;
+
+/// Every parameter stays within ±WEIGHT_LIMIT, so that quantised the network cannot
+/// overflow: an output weight times QB stays within i16::MAX / QA (the SCReLU product),
+/// and 32 feature weights and a bias times QA stay within i16::MAX (the accumulator).
+pub const WEIGHT_LIMIT: f32 = 1.98;
+
+/// Where each group of parameters lies in the flat parameter vector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The feature transformer's weights, one row of `hidden` per input.
+    pub feature_weights: Range<usize>,
+    /// The feature transformer's bias.
+    pub feature_bias: Range<usize>,
+    /// The output weights, the side to move's accumulator first.
+    pub output_weights: Range<usize>,
+    /// The output bias.
+    pub output_bias: usize,
+}
+
+impl Layout {
+    /// The layout of a network `hidden` lanes wide.
+    pub fn new(hidden: usize) -> Layout {
+        let bias = INPUTS * hidden;
+        let output = bias + hidden;
+        Layout {
+            feature_weights: 0..bias,
+            feature_bias: bias..output,
+            output_weights: output..output + 2 * hidden,
+            output_bias: output + 2 * hidden,
+        }
+    }
+
+    /// The number of parameters.
+    pub fn parameters(&self) -> usize {
+        self.output_bias + 1
+    }
+}
+
+/// The network in floats.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    hidden: usize,
+    params: Vec<f32>,
+}
+
+impl Model {
+    /// A network `hidden` lanes wide, drawn from `seed`: each layer's weights and bias
+    /// uniform in ±1/√(its inputs), so that the accumulators start small but not zero.
+    pub fn new(hidden: usize, seed: u64) -> Model {
+        let layout = Layout::new(hidden);
+        let mut rng = SplitMix::new(seed);
+        let mut uniform = |bound: f32| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * bound - bound;
+        let transformer_bound = 1.0 / (INPUTS as f32).sqrt();
+        let output_bound = 1.0 / ((2 * hidden) as f32).sqrt();
+        let params = (0..layout.parameters())
+            .map(|i| uniform(if i < layout.output_weights.start { transformer_bound } else { output_bound }))
+            .collect();
+        Model { hidden, params }
+    }
+
+    /// The network of `params` (a checkpoint's), checked against the shape.
+    pub fn from_params(hidden: usize, params: Vec<f32>) -> Result<Model, String> {
+        let expected = Layout::new(hidden).parameters();
+        if params.len() != expected {
+            return Err(format!("{} parameters, a network {hidden} wide has {expected}", params.len()));
+        }
+        Ok(Model { hidden, params })
+    }
+
+    /// Lanes per accumulator.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Where each parameter group lies.
+    pub fn layout(&self) -> Layout {
+        Layout::new(self.hidden)
+    }
+
+    /// Every parameter, in [`Layout`] order.
+    pub fn params(&self) -> &[f32] {
+        &self.params
+    }
+
+    /// Every parameter, to change.
+    pub fn params_mut(&mut self) -> &mut [f32] {
+        &mut self.params
+    }
+
+    /// The output (a win-rate logit) for `inputs`, leaving each perspective's accumulator
+    /// (before activation) in `accumulators`, the side to move's first. Always inlined, so
+    /// that the trainer's AVX2 copies of its loops include it.
+    #[inline(always)]
+    pub fn forward(&self, inputs: &Inputs, accumulators: &mut [Vec<f32>; 2]) -> f32 {
+        let layout = self.layout();
+        let hidden = self.hidden;
+        let bias = &self.params[layout.feature_bias];
+        let rows = &self.params[layout.feature_weights];
+        let mut output = self.params[layout.output_bias];
+        let output_weights = self.params[layout.output_weights].chunks_exact(hidden);
+        let active = [&inputs.ours[..inputs.count], &inputs.theirs[..inputs.count]];
+        for ((acc, features), weights) in accumulators.iter_mut().zip(active).zip(output_weights) {
+            acc.resize(hidden, 0.0);
+            lanes::accumulate(acc, bias, rows, features);
+            output += lanes::screlu_dot(acc, weights);
+        }
+        output
+    }
+
+    /// The evaluation of `sample`'s position in centipawns for the side to move.
+    pub fn evaluate_sample(&self, sample: &Sample) -> f32 {
+        let mut accumulators = [Vec::new(), Vec::new()];
+        self.forward(&sample.inputs(), &mut accumulators) * EVAL_SCALE as f32
+    }
+
+    /// The evaluation of `pos` in centipawns for the side to move; `None` for a position
+    /// of more pieces than a game can have.
+    pub fn evaluate(&self, pos: &Chess) -> Option<f32> {
+        Sample::new(pos, 0, 0.5).map(|sample| self.evaluate_sample(&sample))
+    }
+
+    /// Pulls every parameter back within ±[`WEIGHT_LIMIT`].
+    pub fn clip(&mut self) {
+        self.params.iter_mut().for_each(|p| *p = p.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT));
+    }
+
+    /// The network in the engine's integers: the feature transformer times QA, the output
+    /// weights times QB, the output bias times QA·QB, each rounded to the nearest.
+    pub fn quantise(&self) -> QuantisedNet {
+        let layout = self.layout();
+        let scaled = |range: Range<usize>, scale: i32| -> Vec<i16> {
+            self.params[range].iter().map(|&p| (p * scale as f32).round() as i16).collect()
+        };
+        QuantisedNet {
+            feature_weights: scaled(layout.feature_weights, QA),
+            feature_bias: scaled(layout.feature_bias, QA),
+            output_weights: scaled(layout.output_weights, QB),
+            output_bias: (self.params[layout.output_bias] * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+/// SCReLU: the square of the input clamped to [0, 1].
+#[inline]
+pub fn screlu(x: f32) -> f32 {
+    let clamped = x.clamp(0.0, 1.0);
+    clamped * clamped
+}
+
+/// SCReLU's slope: 2x inside (0, 1), flat outside.
+#[inline]
+pub fn screlu_slope(x: f32) -> f32 {
+    if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 }
+}
