@@ -8,12 +8,14 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Chess};
 
 use crate::engine::game::parse_fen;
+use crate::engine::options::DEFAULT_USE_NNUE;
 use crate::engine::searchers::alpha_beta_probers;
+use crate::eval::nnue::{self, Network};
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::presets::{Full, Minimax, Preset, Selectivity};
 use crate::search::bandwidth::Bandwidth;
 use crate::search::bandwidth::params::BandwidthParams;
-use crate::search::{Limits, SearchJob, Searcher, Signals, Silent};
+use crate::search::{Limits, SearchJob, SearchSettings, Searcher, Signals, Silent};
 
 /// Default depth of `harrier bench`.
 pub const DEFAULT_DEPTH: u32 = 11;
@@ -85,19 +87,40 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` with the given selectivity; `each` sees the
-/// index and node count of every position as it finishes.
-pub fn run(depth: u32, selectivity: Selectivity, each: impl FnMut(usize, u64)) -> BenchResult {
+/// The evaluation a new engine uses: the network built in, or the hand-crafted one.
+pub fn default_network() -> Option<Arc<Network>> {
+    DEFAULT_USE_NNUE.then(nnue::embedded)
+}
+
+/// The settings of a bench searcher: the defaults with `network`.
+fn settings(network: Option<Arc<Network>>) -> SearchSettings {
+    SearchSettings { network, ..SearchSettings::default() }
+}
+
+/// Searches every bench position to `depth` with the given selectivity and `network` (or
+/// the hand-crafted evaluation); `each` sees the index and node count of every position as
+/// it finishes.
+pub fn run(
+    depth: u32,
+    selectivity: Selectivity,
+    network: Option<Arc<Network>>,
+    each: impl FnMut(usize, u64),
+) -> BenchResult {
     match selectivity {
-        Selectivity::Full => run_preset::<Full>(depth, each),
-        Selectivity::Minimax => run_preset::<Minimax>(depth, each),
+        Selectivity::Full => run_preset::<Full>(depth, network, each),
+        Selectivity::Minimax => run_preset::<Minimax>(depth, network, each),
     }
 }
 
 /// [`run`] with the preset `P`, for measuring a part of the search.
-pub fn run_preset<P: Preset>(depth: u32, mut each: impl FnMut(usize, u64)) -> BenchResult {
+pub fn run_preset<P: Preset>(
+    depth: u32,
+    network: Option<Arc<Network>>,
+    mut each: impl FnMut(usize, u64),
+) -> BenchResult {
     let signals = Arc::new(Signals::default());
     let mut searcher = AlphaBeta::new(BENCH_HASH_MB, Selectivity::Full, signals).expect("16 MB fits in memory");
+    searcher.configure(&settings(network));
     over_positions(
         Limits { depth: Some(depth), ..Limits::default() },
         |job| {
@@ -110,11 +133,13 @@ pub fn run_preset<P: Preset>(depth: u32, mut each: impl FnMut(usize, u64)) -> Be
 }
 
 /// Bandwidth mode's bench: each position searched until it has visited `nodes` positions,
-/// from a fresh tree, with the default settings.
-pub fn run_bandwidth(nodes: u64, mut each: impl FnMut(usize, u64)) -> BenchResult {
+/// from a fresh tree, with the default settings and `network` (or the hand-crafted
+/// evaluation).
+pub fn run_bandwidth(nodes: u64, network: Option<Arc<Network>>, mut each: impl FnMut(usize, u64)) -> BenchResult {
     let signals = Arc::new(Signals::default());
     let mut searcher = Bandwidth::new(BENCH_HASH_MB, BandwidthParams::default(), alpha_beta_probers(), signals)
         .expect("16 MB fits in memory");
+    searcher.configure(&settings(network));
     over_positions(
         Limits { nodes: Some(nodes), ..Limits::default() },
         |job| {
@@ -151,16 +176,16 @@ mod tests {
 
     #[test]
     fn node_count_is_deterministic() {
-        let first = run(5, Selectivity::Full, |_, _| {});
-        let second = run(5, Selectivity::Full, |_, _| {});
+        let first = run(5, Selectivity::Full, None, |_, _| {});
+        let second = run(5, Selectivity::Full, None, |_, _| {});
         assert_eq!(first.nodes, second.nodes);
         assert!(first.nodes > POSITIONS.len() as u64);
     }
 
     #[test]
     fn bandwidth_node_count_is_deterministic() {
-        let first = run_bandwidth(500, |_, _| {});
-        let second = run_bandwidth(500, |_, _| {});
+        let first = run_bandwidth(500, None, |_, _| {});
+        let second = run_bandwidth(500, None, |_, _| {});
         assert_eq!(first.nodes, second.nodes);
         assert!(first.nodes >= 500 * POSITIONS.len() as u64);
     }

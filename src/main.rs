@@ -22,15 +22,17 @@ usage:
   harrier bench [depth]                fixed-depth alpha-beta search of the bench positions
   harrier bench --bandwidth [nodes]    the same positions in bandwidth mode, fixed node count
   harrier bench --minimax [depth]      the same positions in minimax mode, fixed depth
+                [--eval nnue|hce]      with the built-in network or the hand-crafted evaluation
+                                       (default: as the engine starts)
   harrier perft <depth> [fen]          move-generation count, per root move
   harrier epd <file> [--movetime ms | --depth d | --nodes n] [--threads n] [--hash mb]
               [--mode alphabeta|bandwidth|minimax] [--style harris|hybrid] [--band cp]
-              [--depth-penalty cp] [--tip-probe d]
+              [--depth-penalty cp] [--tip-probe d] [--eval nnue|hce]
                                        run an EPD test suite (bm/am/dm, STS points)
-  harrier eval [--net file] [fen]      the static evaluation term by term (start position by default);
-                                       with --net, the network's evaluation instead
+  harrier eval [--net file] [fen]      the hand-crafted evaluation term by term, then the network's
+                                       (the built-in one by default; start position by default)
   harrier datagen [--out dir] [--games n] [--threads n] [--seed n] [--soft-nodes n]
-                  [--hard-nodes n] [--hash mb] [--syzygy path]
+                  [--hard-nodes n] [--hash mb] [--syzygy path] [--eval nnue|hce | --net file]
                                        self-play games for training the evaluation network
   harrier tune <file> [--positions n] [--epochs n] [--rate cp] [--threads n] [--min-positions n]
                [--out file]
@@ -88,6 +90,16 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
     text.parse().map_err(|_| format!("{what} must be a number, not '{text}'"))
 }
 
+/// The evaluation `--eval` names: the built-in network (`nnue`) or the hand-crafted one
+/// (`hce`, `None`).
+fn evaluation(name: &str) -> Result<Option<std::sync::Arc<harrier::eval::nnue::Network>>, String> {
+    match name {
+        "nnue" => Ok(Some(harrier::eval::nnue::embedded())),
+        "hce" => Ok(None),
+        _ => Err(format!("--eval takes nnue or hce, not '{name}'")),
+    }
+}
+
 /// A search depth from the command line, `default` when none is given.
 fn depth_arg(arg: Option<&String>, default: u32) -> Result<u32, String> {
     match arg {
@@ -100,25 +112,35 @@ fn bench_command(args: &[String]) -> Result<(), String> {
     let progress = |index: usize, nodes: u64| {
         eprintln!("position {:>2}/{}: {nodes} nodes", index + 1, bench::POSITIONS.len());
     };
+    let mut network = bench::default_network();
+    let mut rest = Vec::new();
+    let mut args_left = args.iter();
+    while let Some(arg) = args_left.next() {
+        match arg.as_str() {
+            "--eval" => network = evaluation(args_left.next().ok_or("--eval needs a value")?)?,
+            _ => rest.push(arg.clone()),
+        }
+    }
+    let args = rest;
     let result = match args.first().map(String::as_str) {
         Some("--bandwidth") => {
             let nodes = match args.get(1) {
                 Some(n) => number::<u64>(n, "nodes")?.max(1),
                 None => bench::DEFAULT_BANDWIDTH_NODES,
             };
-            let result = bench::run_bandwidth(nodes, progress);
+            let result = bench::run_bandwidth(nodes, network, progress);
             eprintln!("bandwidth, {nodes} nodes per position, {:.3} s", result.elapsed.as_secs_f64());
             result
         }
         Some("--minimax") => {
             let depth = depth_arg(args.get(1), bench::DEFAULT_MINIMAX_DEPTH)?;
-            let result = bench::run(depth, Selectivity::Minimax, progress);
+            let result = bench::run(depth, Selectivity::Minimax, network, progress);
             eprintln!("minimax, depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
             result
         }
         _ => {
             let depth = depth_arg(args.first(), bench::DEFAULT_DEPTH)?;
-            let result = bench::run(depth, Selectivity::Full, progress);
+            let result = bench::run(depth, Selectivity::Full, network, progress);
             eprintln!("depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
             result
         }
@@ -158,21 +180,19 @@ fn perft_command(args: &[String]) -> Result<(), String> {
 }
 
 fn eval_command(args: &[String]) -> Result<(), String> {
-    if args.first().is_some_and(|arg| arg == "--net") {
-        let path = args.get(1).ok_or("--net needs a file")?;
-        let net = harrier::eval::nnue::Network::load(std::path::Path::new(path))?;
-        let rest = &args[2..];
-        let position = if rest.is_empty() { Chess::default() } else { read_position(&rest.join(" "))? };
-        println!(
-            "network evaluation: {} cp for the side to move",
-            harrier::eval::nnue::evaluate_position(&net, &position)
-        );
-        return Ok(());
-    }
-    let position = if args.is_empty() { Chess::default() } else { read_position(&args.join(" "))? };
+    use harrier::eval::nnue::{self, Network};
+    let (net, label, rest) = match args.first().map(String::as_str) {
+        Some("--net") => {
+            let path = args.get(1).ok_or("--net needs a file")?;
+            (std::sync::Arc::new(Network::load(std::path::Path::new(path))?), path.as_str(), &args[2..])
+        }
+        _ => (nnue::embedded(), "built in", args),
+    };
+    let position = if rest.is_empty() { Chess::default() } else { read_position(&rest.join(" "))? };
     for line in harrier::eval::trace::report(&position) {
         println!("{line}");
     }
+    println!("{}", nnue::report_line(&net, &position, label));
     Ok(())
 }
 
@@ -242,6 +262,7 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
         nodes: NodeLimits { soft: 5_000, hard: 50_000 },
         hash_mb: 16,
         syzygy: None,
+        network: harrier::bench::default_network(),
     };
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
@@ -255,6 +276,10 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
             "--hard-nodes" => settings.nodes.hard = number::<u64>(value, "--hard-nodes")?.max(1),
             "--hash" => settings.hash_mb = number::<usize>(value, "--hash")?.max(1),
             "--syzygy" => settings.syzygy = Some(value.clone()),
+            "--eval" => settings.network = evaluation(value)?,
+            "--net" => {
+                settings.network = Some(std::sync::Arc::new(harrier::eval::nnue::Network::load(value.as_ref())?))
+            }
             _ => return Err(format!("unknown option '{flag}'")),
         }
     }
@@ -275,7 +300,13 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
 fn epd_command(args: &[String]) -> Result<(), String> {
     let path = args.first().ok_or("epd needs a file")?;
     let mut limit = EpdLimit::MoveTime(1000);
-    let mut setup = EpdSearcher { mode: SearchMode::AlphaBeta, hash_mb: 16, bandwidth: Default::default(), threads: 1 };
+    let mut setup = EpdSearcher {
+        mode: SearchMode::AlphaBeta,
+        hash_mb: 16,
+        bandwidth: Default::default(),
+        threads: 1,
+        network: harrier::bench::default_network(),
+    };
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -293,6 +324,7 @@ fn epd_command(args: &[String]) -> Result<(), String> {
             "--band" => setup.bandwidth.band = number(value, "--band")?,
             "--depth-penalty" => setup.bandwidth.depth_penalty = number(value, "--depth-penalty")?,
             "--tip-probe" => setup.bandwidth.tip_probe_depth = number(value, "--tip-probe")?,
+            "--eval" => setup.network = evaluation(value)?,
             _ => return Err(format!("unknown option '{flag}'")),
         }
     }

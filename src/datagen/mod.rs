@@ -19,11 +19,12 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
+use crate::eval::nnue::Network;
 use crate::random::{GOLDEN_GAMMA, mix};
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::presets::Selectivity;
 use crate::search::syzygy::{Syzygy, TB_WIN_BOUND};
-use crate::search::{Searcher, Signals};
+use crate::search::{SearchSettings, Searcher, Signals};
 use format::{GameRecord, read_games, write_header};
 pub use selfplay::NodeLimits;
 
@@ -49,6 +50,8 @@ pub struct DatagenSettings {
     pub hash_mb: usize,
     /// Syzygy tables to adjudicate with (and search with).
     pub syzygy: Option<String>,
+    /// The network the searches evaluate with (`None`: the hand-crafted evaluation).
+    pub network: Option<Arc<Network>>,
 }
 
 /// What a run (or the part of it already on disk) holds.
@@ -117,6 +120,8 @@ pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Resu
                     let signals = Arc::new(Signals::default());
                     let mut searcher = AlphaBeta::new(settings.hash_mb, Selectivity::Full, signals)?;
                     searcher.set_tablebases(tables.clone());
+                    searcher
+                        .configure(&SearchSettings { network: settings.network.clone(), ..SearchSettings::default() });
                     loop {
                         let next = queue.lock().map_err(|_| "a datagen thread failed".to_string())?.next();
                         let Some(index) = next else { return Ok(()) };
@@ -202,6 +207,7 @@ mod tests {
             nodes: NodeLimits { soft: 300, hard: 3_000 },
             hash_mb: 1,
             syzygy: None,
+            network: None,
         }
     }
 

@@ -1,12 +1,15 @@
 //! `setoption`: a value checked against the option table, then what it changes carried
-//! out (the searcher rebuilt or resized, tables or a book loaded). A command the engine
+//! out (the searcher rebuilt or resized, tables, a book or a network loaded). A command the engine
 //! cannot carry out gets one `info string` and changes nothing.
+
+use std::sync::Arc;
 
 use super::Engine;
 use super::book::Book;
 use super::options::{self, Action, OptionChange};
 use super::settings::{Settings, SyzygySettings};
 use super::worker::Change;
+use crate::eval::nnue::{self, Network};
 use crate::search::syzygy::Syzygy;
 
 impl Engine {
@@ -52,6 +55,15 @@ impl Engine {
     /// `wanted`; a part the engine cannot carry out keeps its old value.
     fn adopt(&mut self, mut wanted: Settings) {
         let old = self.settings.clone();
+        if (wanted.use_nnue, &wanted.eval_file) != (old.use_nnue, &old.eval_file) {
+            match network_of(&wanted) {
+                Ok(net) => wanted.search.network = net,
+                Err(reason) => {
+                    self.out.info_string(&format!("{reason}; keeping the previous evaluation"));
+                    (wanted.use_nnue, wanted.eval_file) = (old.use_nnue, old.eval_file.clone());
+                }
+            }
+        }
         if wanted.hash_mb != old.hash_mb && !self.run_change(Change::Resize(wanted.hash_mb)) {
             self.out.info_string(&format!("keeping {} MB", old.hash_mb));
             wanted.hash_mb = old.hash_mb;
@@ -138,4 +150,14 @@ impl Engine {
             }
         }
     }
+}
+
+/// The network `settings` ask for: `EvalFile`'s (the built-in one when it is empty), used
+/// with `Use NNUE` only; `Err` when the file cannot be used, whether or not it is in use.
+pub(super) fn network_of(settings: &Settings) -> Result<Option<Arc<Network>>, String> {
+    let net = match settings.eval_file.as_str() {
+        "" => nnue::embedded(),
+        path => Arc::new(Network::load(std::path::Path::new(path))?),
+    };
+    Ok(settings.use_nnue.then_some(net))
 }

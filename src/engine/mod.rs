@@ -91,9 +91,11 @@ impl Engine {
     /// An engine writing to `out`, with its worker thread started.
     pub fn new(out: Box<dyn Output>) -> Engine {
         let signals = Arc::new(Signals::default());
-        let settings = Settings::default();
-        let searcher = searchers::build(settings.search_mode, settings.hash_mb, signals.clone())
+        let mut settings = Settings::default();
+        settings.search.network = configure::network_of(&settings).expect("the built-in network loads");
+        let mut searcher = searchers::build(settings.search_mode, settings.hash_mb, signals.clone())
             .expect("the default hash table fits in memory");
+        searcher.configure(&settings.search);
         Engine {
             out,
             worker: Worker::spawn(searcher, signals.clone()),

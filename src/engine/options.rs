@@ -27,6 +27,8 @@ pub const MAX_SYZYGY_PROBE_DEPTH: i64 = 100;
 pub const MAX_SYZYGY_PIECES: i64 = 7;
 /// The most principal variations searched and reported (`MultiPV`).
 pub const MAX_MULTI_PV: i64 = 256;
+/// The evaluation a new engine uses: the network (else the hand-crafted evaluation).
+pub const DEFAULT_USE_NNUE: bool = false;
 /// How UCI writes an empty string option.
 pub const EMPTY_TEXT: &str = "<empty>";
 
@@ -253,6 +255,16 @@ pub static OPTIONS: &[EngineOption] = &[
         name: "BookFile",
         kind: OptionKind::String { default: EMPTY_TEXT, set: |s, path| s.book_file = path },
         while_searching: true,
+    },
+    EngineOption {
+        name: "Use NNUE",
+        kind: OptionKind::Check { default: DEFAULT_USE_NNUE, set: |s, on| s.use_nnue = on },
+        while_searching: false,
+    },
+    EngineOption {
+        name: "EvalFile",
+        kind: OptionKind::String { default: EMPTY_TEXT, set: |s, path| s.eval_file = path },
+        while_searching: false,
     },
     EngineOption {
         name: "BandwidthStyle",

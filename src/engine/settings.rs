@@ -43,6 +43,10 @@ pub struct Settings {
     pub own_book: bool,
     /// The Polyglot book's path (empty: no book).
     pub book_file: String,
+    /// Evaluate with the network (else the hand-crafted evaluation).
+    pub use_nnue: bool,
+    /// The network file (empty: the network built into the binary).
+    pub eval_file: String,
     /// What the searchers read.
     pub search: SearchSettings,
 }
@@ -62,6 +66,8 @@ impl Default for Settings {
             syzygy: SyzygySettings { path: String::new(), probe_depth: 0, probe_limit: 0, rule50: false },
             own_book: false,
             book_file: String::new(),
+            use_nnue: false,
+            eval_file: String::new(),
             search: SearchSettings::default(),
         };
         for option in OPTIONS {

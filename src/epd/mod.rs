@@ -26,7 +26,7 @@ pub enum EpdLimit {
 }
 
 /// The searchers an EPD run uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EpdSearcher {
     /// Which searcher.
     pub mode: SearchMode,
@@ -36,4 +36,6 @@ pub struct EpdSearcher {
     pub bandwidth: BandwidthParams,
     /// Positions searched at once, each by its own single-threaded searcher.
     pub threads: usize,
+    /// The network the searchers evaluate with (`None`: the hand-crafted evaluation).
+    pub network: Option<std::sync::Arc<crate::eval::nnue::Network>>,
 }

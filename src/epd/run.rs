@@ -15,7 +15,7 @@ use super::score::{Summary, is_solved};
 use super::{EpdLimit, EpdSearcher};
 use crate::engine::searchers::{self, SearchMode};
 use crate::search::bandwidth::Bandwidth;
-use crate::search::{Limits, Score, SearchJob, Searcher, Signals, Silent};
+use crate::search::{Limits, Score, SearchJob, SearchSettings, Searcher, Signals, Silent};
 
 /// The verdict on one record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,7 +82,7 @@ pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<Summ
     let workers = setup.threads.clamp(1, records.len().max(1));
     // Every searcher exists before the run starts, so that a failure to allocate one
     // stops the run before any output.
-    let searchers = (0..workers).map(|_| new_searcher(setup)).collect::<Result<Vec<_>, _>>()?;
+    let searchers = (0..workers).map(|_| new_searcher(&setup)).collect::<Result<Vec<_>, _>>()?;
     let started = Instant::now();
     let mut summary = Summary::default();
     let next = AtomicUsize::new(0);
@@ -128,14 +128,16 @@ pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<Summ
     Ok(summary)
 }
 
-fn new_searcher(setup: EpdSearcher) -> Result<Box<dyn Searcher>, String> {
+fn new_searcher(setup: &EpdSearcher) -> Result<Box<dyn Searcher>, String> {
     let signals = Arc::new(Signals::default());
-    Ok(match setup.mode {
+    let mut searcher: Box<dyn Searcher> = match setup.mode {
         SearchMode::Bandwidth => {
             Box::new(Bandwidth::new(setup.hash_mb, setup.bandwidth, searchers::alpha_beta_probers(), signals)?)
         }
         mode => searchers::build(mode, setup.hash_mb, signals)?,
-    })
+    };
+    searcher.configure(&SearchSettings { network: setup.network.clone(), ..SearchSettings::default() });
+    Ok(searcher)
 }
 
 /// `<id> ok|FAIL played <move> expected <conditions> depth <d> score <s>

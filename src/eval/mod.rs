@@ -4,12 +4,13 @@
 //! Each feature family is a module that reports its terms to a [`terms::Sink`]: the
 //! engine's sink weighs them at once ([`evaluate`]), the trace records them ([`trace`]).
 //!
-//! [`nnue`] is the neural network evaluation `harrier train` fits; the search does not use
-//! it yet.
+//! [`nnue`] is the neural network evaluation `harrier train` fits; [`draws`] scales known
+//! draws towards 0 under either evaluation.
 
 pub mod bits;
 mod cache;
 mod context;
+pub mod draws;
 mod king;
 mod mopup;
 pub mod nnue;
@@ -42,7 +43,7 @@ pub fn evaluate(pos: &Chess) -> i32 {
     terms.linear[Color::White as usize] += pawn_score;
     piece_terms(pos, passed, &mut terms);
     let white = blend(board, terms.linear, terms.safety).value;
-    if pos.turn() == Color::White { white } else { -white }
+    draws::scale(pos, if pos.turn() == Color::White { white } else { -white })
 }
 
 /// The term counts of `pos`, uncached.

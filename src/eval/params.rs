@@ -24,6 +24,9 @@ pub const SCALE_OPPOSITE_BISHOPS: i32 = 64;
 pub const SCALE_OPPOSITE_BISHOPS_WITH_PIECES: i32 = 104;
 /// A rook each, at most a pawn apart, the stronger side's pawns all on one wing.
 pub const SCALE_ROOK_ENDING: i32 = 96;
+/// Known draws: same-coloured bishops with every pawn of the leader blocked and the other
+/// side's pawns out of its bishop's reach (see `draws`).
+pub const SCALE_BLOCKED_BISHOPS: i32 = 16;
 
 /// Entries of each thread's pawn-structure cache (a power of two).
 pub const PAWN_CACHE_ENTRIES: usize = 1 << 14;

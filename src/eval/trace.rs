@@ -98,6 +98,12 @@ pub fn report(pos: &Chess) -> Vec<String> {
         result.scale,
         super::params::SCALE_NORMAL
     ));
-    lines.push(format!("Final evaluation: {:+.2} (white side)", f64::from(result.value) / 100.0));
+    let strong = if result.value >= 0 { Color::White } else { Color::Black };
+    let draw_scale = super::draws::factor(pos.board(), strong);
+    if draw_scale != super::params::SCALE_NORMAL {
+        lines.push(format!("Known draw: scaled by {draw_scale}/{}", super::params::SCALE_NORMAL));
+    }
+    let white = result.value * draw_scale / super::params::SCALE_NORMAL;
+    lines.push(format!("Final evaluation: {:+.2} (white side)", f64::from(white) / 100.0));
     lines
 }

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
+use crate::eval::nnue::Network;
+
 /// The deepest ply any search line may reach.
 pub const MAX_PLY: usize = 128;
 /// The deepest iteration a search runs (`go depth` is clamped to it).
@@ -392,11 +394,13 @@ pub struct SearchSettings {
     pub multi_pv: usize,
     /// The bandwidth searcher's settings.
     pub bandwidth: bandwidth::params::BandwidthSettings,
+    /// The network the searchers evaluate with (`None`: the hand-crafted evaluation).
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for SearchSettings {
     fn default() -> SearchSettings {
-        SearchSettings { multi_pv: 1, bandwidth: bandwidth::params::BandwidthSettings::default() }
+        SearchSettings { multi_pv: 1, bandwidth: bandwidth::params::BandwidthSettings::default(), network: None }
     }
 }
 

@@ -84,7 +84,7 @@ fn dispatch(engine: &mut Engine, writer: &Writer, command: Command, arrived: Ins
         Command::Stop => engine.stop(),
         Command::PonderHit => engine.ponderhit(),
         Command::Display => writer.board(engine.position()),
-        Command::Eval => writer.evaluation(engine.position()),
+        Command::Eval => writer.evaluation(engine.position(), engine.settings().search.network.as_deref()),
         Command::Empty => {}
         Command::Invalid(reason) => writer.info_string(&format!("{reason}; ignored")),
         Command::Quit => unreachable!("quit ends the loop"),

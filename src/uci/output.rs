@@ -14,6 +14,7 @@ use vampirc_uci::{Duration, UciInfoAttribute, UciMessage, UciMove, UciOptionConf
 
 use crate::engine::Output;
 use crate::engine::options::{EngineOption, OptionKind};
+use crate::eval::nnue::{self, Network};
 use crate::eval::trace;
 use crate::moves::uci_text;
 use crate::search::{Bound, Report, Score};
@@ -81,11 +82,17 @@ impl Writer {
         self.line(&format!("Checkers: {}", checkers.join(" ")));
     }
 
-    /// `eval`: the static evaluation of `pos` term by term, from White's side.
-    pub fn evaluation(&self, pos: &Chess) {
+    /// `eval`: the hand-crafted evaluation of `pos` term by term, then the network's (the one
+    /// in use, else the built-in one), from White's side.
+    pub fn evaluation(&self, pos: &Chess, network: Option<&Network>) {
         for line in trace::report(pos) {
             self.line(&line);
         }
+        let line = match network {
+            Some(net) => nnue::report_line(net, pos, "in use"),
+            None => nnue::report_line(&nnue::embedded(), pos, "built in"),
+        };
+        self.line(&line);
     }
 
     /// The answer to `uci`: identity, every option, then `uciok` last.

@@ -81,8 +81,19 @@ pub fn mating_move(pos: &Chess, m: Move, n: u32) -> bool {
 /// out captures that lose material by static exchange evaluation, as the engine's filter
 /// does. Fail-soft alpha-beta with the biggest victims first (for speed only): exact in a
 /// full window.
-pub fn reference_quiescence(pos: &Chess, ply: usize, mut alpha: i32, beta: i32, skip_losing: bool) -> i32 {
-    use harrier::eval::evaluate;
+pub fn reference_quiescence(pos: &Chess, ply: usize, alpha: i32, beta: i32, skip_losing: bool) -> i32 {
+    reference_quiescence_with(&harrier::eval::evaluate, pos, ply, alpha, beta, skip_losing)
+}
+
+/// [`reference_quiescence`] with the static evaluation `evaluate`.
+pub fn reference_quiescence_with(
+    evaluate: &dyn Fn(&Chess) -> i32,
+    pos: &Chess,
+    ply: usize,
+    mut alpha: i32,
+    beta: i32,
+    skip_losing: bool,
+) -> i32 {
     use harrier::moves::role_value;
     use harrier::search::alphabeta::see::{may_lose_material, see};
     use harrier::search::{INFINITY, mated_in};
@@ -106,7 +117,7 @@ pub fn reference_quiescence(pos: &Chess, ply: usize, mut alpha: i32, beta: i32, 
         moves.into_iter().filter(|&m| in_check || ((m.is_capture() || m.is_promotion()) && !losing(m))).collect();
     moves.sort_by_key(|m| std::cmp::Reverse(m.capture().map_or(0, role_value)));
     for m in moves {
-        let value = -reference_quiescence(&play(pos, m), ply + 1, -beta, -alpha, skip_losing);
+        let value = -reference_quiescence_with(evaluate, &play(pos, m), ply + 1, -beta, -alpha, skip_losing);
         if value > best {
             best = value;
             alpha = alpha.max(value);

@@ -1,4 +1,5 @@
-//! An efficiently updatable neural network evaluation (NNUE), not yet used by the search.
+//! An efficiently updatable neural network evaluation (NNUE): with `Use NNUE` the searchers
+//! evaluate with it, keeping one accumulator per ply of their line.
 //!
 //! The network is a perspective net `768 -> HIDDEN (x2) -> 1`: every piece on the board
 //! switches on one of 768 inputs (colour relative to the perspective, role, square) for
@@ -17,6 +18,9 @@ pub use accumulator::Accumulator;
 pub use features::{Changes, Feature, feature_index, move_changes};
 pub use file::QuantisedNet;
 
+use std::sync::Arc;
+
+use once_cell::sync::Lazy;
 use shakmaty::{Chess, Color, Position};
 
 /// Inputs of the feature transformer: 2 colours x 6 roles x 64 squares.
@@ -110,6 +114,23 @@ impl Network {
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
+}
+
+/// The `eval` line of `net`'s evaluation of `pos`, known draws scaled, from White's side
+/// as the hand-crafted trace gives it; `label` names the network.
+pub fn report_line(net: &Network, pos: &Chess, label: &str) -> String {
+    let value = super::draws::scale(pos, evaluate_position(net, pos));
+    let white = if pos.turn() == Color::White { value } else { -value };
+    format!("Network evaluation ({label}): {:+.2} (white side)", f64::from(white) / 100.0)
+}
+
+/// The network built into the binary (`nets/default.nnue`), read once.
+pub fn embedded() -> Arc<Network> {
+    static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
+        let bytes = include_bytes!("../../../nets/default.nnue");
+        Arc::new(Network::from_bytes(bytes).expect("the embedded network is checked by the tests"))
+    });
+    EMBEDDED.clone()
 }
 
 /// An error naming both shapes unless `hidden` is the compiled [`HIDDEN`].

@@ -31,6 +31,7 @@ impl Worker {
         self.histories.killers.clear();
         let root_key = key_of(root);
         self.line.set_root(&job.history, root_key);
+        self.evaluate_from(root);
 
         let mut root_moves = self.initial_root_moves(root, root_key, &limits.searchmoves);
         if root_moves.is_empty() {

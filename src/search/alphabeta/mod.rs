@@ -8,6 +8,7 @@
 //! is written once, for a [`Preset`] of selectivity chosen at compile time.
 
 mod correction;
+mod evaluation;
 pub mod history;
 mod iterate;
 pub mod movepick;
@@ -137,6 +138,7 @@ impl AlphaBeta {
         self.shared = shared.clone();
         self.main.shared = shared;
         self.helpers = HelperPool::new(threads - 1, &self.shared, &self.signals, &self.main.syzygy);
+        self.helpers.set_network(&self.main.network_in_use());
     }
 }
 
@@ -165,9 +167,11 @@ impl Searcher for AlphaBeta {
         self.rebuild(mb, self.shared.thread_count())
     }
 
-    /// `MultiPV`; the bandwidth settings are not alpha-beta's.
+    /// `MultiPV` and the evaluation; the bandwidth settings are not alpha-beta's.
     fn configure(&mut self, settings: &SearchSettings) -> Vec<String> {
         self.multi_pv = settings.multi_pv;
+        self.helpers.set_network(&settings.network);
+        self.main.set_network(settings.network.clone());
         Vec::new()
     }
 

@@ -1,12 +1,15 @@
 //! Alpha-beta as the bandwidth searcher's [`Prober`]: its main thread values tips, its
 //! table and histories answer what the tree asks about move order.
 
+use std::sync::Arc;
+
 use shakmaty::{Chess, Color, Move};
 
 use super::AlphaBeta;
 use super::negamax::late_move_reduction;
 use super::params::{LMR_FULL_DEPTH_MOVES, LMR_MIN_DEPTH};
 use super::presets::{Full, Minimax, Preset, Selectivity};
+use crate::eval::nnue::Network;
 use crate::moves::encode;
 use crate::search::probe::{ProbeLimits, Prober};
 use crate::search::syzygy::Syzygy;
@@ -29,6 +32,7 @@ impl AlphaBeta {
         let worker = &mut self.main;
         worker.start(limits.nodes.unwrap_or(u64::MAX), limits.clock.cloned(), true);
         let key = key_of(pos);
+        worker.evaluate_from(pos);
         if depth == 0 {
             let value = worker.quiescence::<P>(pos, key, 0, alpha, beta);
             return (!worker.stopped).then_some(value);
@@ -119,5 +123,15 @@ impl Prober for AlphaBeta {
 
     fn set_tablebases(&mut self, tables: Option<Syzygy>) {
         Searcher::set_tablebases(self, tables);
+    }
+
+    fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.helpers.set_network(&net);
+        self.main.set_network(net);
+    }
+
+    fn evaluate(&mut self, pos: &Chess) -> i32 {
+        self.main.evaluate_from(pos);
+        self.main.evaluate(pos, 0)
     }
 }

@@ -8,7 +8,6 @@ use super::params::{DELTA_MARGIN, QUIESCENCE_DRAFT};
 use super::presets::Preset;
 use super::see::{may_lose_material, see};
 use super::worker::Worker;
-use crate::eval::evaluate;
 use crate::moves::{NO_MOVE, encode, is_tactical, role_value};
 use crate::search::tt::TtBound;
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mated_in};
@@ -31,7 +30,7 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let pv = beta - alpha > 1;
         let tt_hit = if P::TRANSPOSITION_TABLE { self.shared.tt.probe(key, ply) } else { None };
@@ -57,7 +56,7 @@ impl Worker {
             stand_pat = -INFINITY;
             best_value = -INFINITY;
         } else {
-            raw_eval = tt_hit.map_or_else(|| evaluate(pos), |h| h.eval);
+            raw_eval = tt_hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval);
             let static_eval = self.static_eval::<P>(pos, raw_eval);
             stand_pat = match tt_hit {
                 Some(hit) if hit.value.abs() < MATE_BOUND && hit.settles(static_eval, static_eval) => hit.value,
@@ -90,6 +89,7 @@ impl Worker {
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
             self.shared.tt.prefetch(child_key);
+            self.follow_move(ply, pos, m);
             let value = -self.quiescence::<P>(&child, child_key, ply + 1, -beta, -alpha);
             if self.stopped {
                 return 0;

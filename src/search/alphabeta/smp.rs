@@ -12,6 +12,7 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use super::presets::{Full, Minimax, Selectivity};
 use super::shared::SharedState;
 use super::worker::Worker;
+use crate::eval::nnue::Network;
 use crate::search::syzygy::Syzygy;
 use crate::search::{SearchJob, Signals, Silent};
 
@@ -26,6 +27,8 @@ enum Command {
     NewGame,
     /// Probe these tablebases from now on.
     SetTablebases(Option<Syzygy>),
+    /// Evaluate with this network from now on (`None`: the hand-crafted evaluation).
+    SetNetwork(Option<Arc<Network>>),
 }
 
 /// One helper thread and the channels to it.
@@ -52,6 +55,7 @@ impl Helper {
                         Command::Search(job, selectivity) => help(&mut worker, &job, selectivity),
                         Command::NewGame => worker.histories.clear(),
                         Command::SetTablebases(tables) => worker.syzygy = tables,
+                        Command::SetNetwork(net) => worker.set_network(net),
                     }
                     let _ = finished.send(());
                 }
@@ -158,6 +162,11 @@ impl HelperPool {
     /// Gives every helper these tablebases.
     pub(super) fn set_tablebases(&mut self, tables: &Option<Syzygy>) {
         self.broadcast(|| Command::SetTablebases(tables.clone()));
+    }
+
+    /// Makes every helper evaluate with `net` (`None`: the hand-crafted evaluation).
+    pub(super) fn set_network(&mut self, net: &Option<Arc<Network>>) {
+        self.broadcast(|| Command::SetNetwork(net.clone()));
     }
 
     fn broadcast(&mut self, command: impl Fn() -> Command) {

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
 
+use super::evaluation::NetworkLine;
 use super::history::Histories;
 use super::params::CHECK_INTERVAL;
 use super::shared::SharedState;
@@ -29,6 +30,9 @@ pub(super) struct Worker {
     pub(super) syzygy: Option<Syzygy>,
     /// What earlier cutoffs taught about move order, and the evaluation's corrections.
     pub(super) histories: Histories,
+    /// The network and its accumulators along the line (`None`: the hand-crafted
+    /// evaluation).
+    pub(super) network: Option<NetworkLine>,
     /// The line from the root, with the game's positions before it.
     pub(super) line: SearchLine,
     /// Nodes searched in this search.
@@ -58,6 +62,7 @@ impl Worker {
             signals,
             syzygy: None,
             histories: Histories::default(),
+            network: None,
             line: SearchLine::default(),
             nodes: 0,
             seldepth: 0,

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::eval::evaluate;
+use crate::eval::nnue::Network;
 use crate::moves::{MoveCode, decode, encode, is_tactical, mvv_lva};
 use crate::search::probe::{ProbeLimits, Prober, ProberFactory};
 use crate::search::syzygy::Syzygy;
@@ -123,6 +123,8 @@ pub struct ChessTree {
     selective: bool,
     /// Syzygy tables: tips they cover take their value, and the probes search with them.
     tablebases: Option<Syzygy>,
+    /// The network the probes evaluate with (`None`: the hand-crafted evaluation).
+    network: Option<Arc<Network>>,
 }
 
 impl ChessTree {
@@ -149,6 +151,7 @@ impl ChessTree {
             seeded_root: None,
             selective: true,
             tablebases: None,
+            network: None,
         })
     }
 
@@ -199,6 +202,26 @@ impl ChessTree {
             self.prober.set_full_width(!selective);
             self.clear();
         }
+    }
+
+    /// Evaluates with `net` (`None`: the hand-crafted evaluation); a change forgets the
+    /// cached estimates, which the other evaluation made.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        let same = match (&self.network, &net) {
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.prober.set_network(net.clone());
+            self.network = net;
+            self.cache.clear();
+        }
+    }
+
+    /// The static evaluation of `pos`, by the probes' evaluation.
+    pub fn static_evaluation(&mut self, pos: &Chess) -> i32 {
+        self.prober.evaluate(pos)
     }
 
     /// Runs the prober's iterative deepening on `job`'s root on the budgets of `time`,
@@ -324,7 +347,7 @@ impl ChessTree {
             self.budget_spent.store(true, Ordering::Relaxed);
         }
         let Some(value) = probe else {
-            return Tip::estimate_at(evaluate(&pos.pos), 0);
+            return Tip::estimate_at(self.prober.evaluate(&pos.pos), 0);
         };
         let tip = Tip::windowed(value.clamp(-MATE, MATE), depth, window);
         if !tip.is_bound() {

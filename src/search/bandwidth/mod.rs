@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
+use crate::eval::nnue::Network;
 use crate::moves::{MoveCode, decode};
 use crate::search::probe::ProberFactory;
 use crate::search::syzygy::Syzygy;
@@ -73,6 +74,8 @@ pub struct Bandwidth {
     probers: ProberFactory,
     /// The Syzygy tables tips and probes use.
     tablebases: Option<Syzygy>,
+    /// The network tips and probes evaluate with (`None`: the hand-crafted evaluation).
+    network: Option<Arc<Network>>,
     searcher: BestFirst<ChessTree>,
     memory_mb: usize,
     /// Keep expanding the tree between commands (`AlwaysThink`).
@@ -108,6 +111,7 @@ impl Bandwidth {
             signals,
             probers,
             tablebases: None,
+            network: None,
             searcher,
             memory_mb,
             always_think: settings.always_think,
@@ -138,6 +142,7 @@ impl Bandwidth {
         let history = self.searcher.game().history().to_vec();
         self.searcher = build_searcher(memory_mb, params, (root, &history), &self.probers, self.signals.clone())?;
         self.searcher.game_mut().set_tablebases(self.tablebases.clone());
+        self.searcher.game_mut().set_network(self.network.clone());
         self.memory_mb = memory_mb;
         Ok(())
     }
@@ -198,11 +203,12 @@ impl Bandwidth {
 
     /// The move for `job` when the tree holds none: the probes' table's, or else the
     /// best-looking one, of the moves `go searchmoves` allows.
-    fn move_without_tree(&self, job: &SearchJob) -> Option<Move> {
+    fn move_without_tree(&mut self, job: &SearchJob) -> Option<Move> {
         let allowed = &job.limits.searchmoves;
-        (self.searcher.game().table_move(&job.root))
+        let game = self.searcher.game_mut();
+        (game.table_move(&job.root))
             .filter(|m| allowed.is_empty() || allowed.contains(m))
-            .or_else(|| fallback_move(&job.root, allowed))
+            .or_else(|| fallback_move(&job.root, allowed, |pos| game.static_evaluation(pos)))
     }
 
     /// True when `go depth` or `go mate` is satisfied. The depth is the longer of two
@@ -486,9 +492,16 @@ impl crate::search::Searcher for Bandwidth {
         self.searcher.reset(root);
     }
 
-    /// The bandwidth settings; `MultiPV` above 1 is alpha-beta's only.
+    /// The bandwidth settings and the evaluation; `MultiPV` above 1 is alpha-beta's only.
+    /// A new evaluation starts a fresh tree: its values were backed up under the old one.
     fn configure(&mut self, settings: &SearchSettings) -> Vec<String> {
         self.set_params(settings.bandwidth.params);
+        if settings.network.as_ref().map(Arc::as_ptr) != self.network.as_ref().map(Arc::as_ptr) {
+            self.network = settings.network.clone();
+            self.searcher.game_mut().set_network(self.network.clone());
+            let root = self.searcher.root_pos().clone();
+            self.searcher.reset(root);
+        }
         self.always_think = settings.bandwidth.always_think;
         let lines = settings.multi_pv;
         let single =
@@ -523,12 +536,12 @@ impl crate::search::Searcher for Bandwidth {
 /// when there are none), for a search stopped before the root's first expansion finished
 /// (a clock too short for even one expansion) when the probes' table holds no move for the
 /// root either.
-fn fallback_move(root: &Chess, searchmoves: &[Move]) -> Option<Move> {
+fn fallback_move(root: &Chess, searchmoves: &[Move], mut evaluate: impl FnMut(&Chess) -> i32) -> Option<Move> {
     let moves = if searchmoves.is_empty() { root.legal_moves().to_vec() } else { searchmoves.to_vec() };
     moves.into_iter().max_by_key(|&m| {
         let mut child = root.clone();
         child.play_unchecked(m);
-        -crate::eval::evaluate(&child)
+        -evaluate(&child)
     })
 }
 

@@ -82,7 +82,7 @@ impl Bandwidth {
 
     /// The answer the tree holds for the position after the root's son by `reply`: the
     /// pondered line's first move, else the probes' table's move or the best-looking move.
-    fn answer_in_tree(&self, job: &SearchJob, reply: MoveCode, work_before: u64) -> SearchOutcome {
+    fn answer_in_tree(&mut self, job: &SearchJob, reply: MoveCode, work_before: u64) -> SearchOutcome {
         let mut report = self.pondered_report(job, reply, work_before);
         if report.pv.is_empty() {
             report.pv.extend(self.move_without_tree(job));
