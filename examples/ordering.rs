@@ -4,44 +4,28 @@
 //! `cargo run --release --example ordering [depth]` (default depth 8).
 
 use harrier::bench::{self, BenchResult};
-use harrier::search::alphabeta::presets::{Full, Preset};
+use harrier::search::alphabeta::presets::{Features, Full, Preset};
 
 /// The full search without killers and history.
 struct FullWithoutOrdering;
 
 impl Preset for FullWithoutOrdering {
-    const KILLERS: bool = false;
-    const HISTORY: bool = false;
+    const FEATURES: Features = Features { killers: false, history: false, ..Features::FULL };
 }
 
 /// No pruning: the table, quiescence, killers and history.
 struct Unpruned;
 
 impl Preset for Unpruned {
-    const QUIESCENCE_SEE: bool = false;
-    const DELTA_PRUNING: bool = false;
-    const SEE_ORDERING: bool = false;
-    const PRUNING: bool = false;
-    const MATE_DISTANCE: bool = false;
-    const CORRECTION: bool = false;
-    const CHECK_EXTENSION: bool = false;
-    const ASPIRATION: bool = false;
+    const FEATURES: Features =
+        Features { transposition_table: true, quiescence: true, killers: true, history: true, ..Features::PLAIN };
 }
 
 /// [`Unpruned`] without killers and history.
 struct UnprunedWithoutOrdering;
 
 impl Preset for UnprunedWithoutOrdering {
-    const KILLERS: bool = false;
-    const HISTORY: bool = false;
-    const QUIESCENCE_SEE: bool = false;
-    const DELTA_PRUNING: bool = false;
-    const SEE_ORDERING: bool = false;
-    const PRUNING: bool = false;
-    const MATE_DISTANCE: bool = false;
-    const CORRECTION: bool = false;
-    const CHECK_EXTENSION: bool = false;
-    const ASPIRATION: bool = false;
+    const FEATURES: Features = Features { killers: false, history: false, ..Unpruned::FEATURES };
 }
 
 /// A bench run at a depth with one preset.

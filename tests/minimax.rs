@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use common::searching::*;
 use common::{Harrier, PROMPT, TIMEOUT, WATCH, position};
 use harrier::engine::searchers::{self, SearchMode};
-use harrier::search::alphabeta::presets::Preset;
+use harrier::search::alphabeta::presets::{Features, Preset};
 use harrier::search::{INFINITY, Limits, Score, SearchJob, Signals, Silent, mated_in};
 use shakmaty::{Chess, Position};
 
@@ -55,23 +55,14 @@ fn positions() -> Vec<Chess> {
 struct MinimaxWithoutTable;
 
 impl Preset for MinimaxWithoutTable {
-    const TRANSPOSITION_TABLE: bool = false;
-    const DELTA_PRUNING: bool = false;
-    const PRUNING: bool = false;
-    const CORRECTION: bool = false;
-    const CHECK_EXTENSION: bool = false;
-    const ASPIRATION: bool = false;
+    const FEATURES: Features = Features { transposition_table: false, ..Features::MINIMAX };
 }
 
 /// [`MinimaxWithoutTable`] with quiescence's delta pruning.
 struct MinimaxWithDeltaPruning;
 
 impl Preset for MinimaxWithDeltaPruning {
-    const TRANSPOSITION_TABLE: bool = false;
-    const PRUNING: bool = false;
-    const CORRECTION: bool = false;
-    const CHECK_EXTENSION: bool = false;
-    const ASPIRATION: bool = false;
+    const FEATURES: Features = Features { transposition_table: false, delta_pruning: true, ..Features::MINIMAX };
 }
 
 /// The searcher of minimax mode, as the engine builds it.

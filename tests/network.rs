@@ -9,7 +9,7 @@ use std::sync::Arc;
 use common::searching::*;
 use harrier::eval::draws;
 use harrier::eval::nnue::{self, Network};
-use harrier::search::alphabeta::presets::Preset;
+use harrier::search::alphabeta::presets::{Features, Preset};
 use harrier::search::{INFINITY, Score, SearchSettings, Searcher, mated_in};
 use shakmaty::{Chess, Position};
 
@@ -17,12 +17,7 @@ use shakmaty::{Chess, Position};
 struct MinimaxWithoutTable;
 
 impl Preset for MinimaxWithoutTable {
-    const TRANSPOSITION_TABLE: bool = false;
-    const DELTA_PRUNING: bool = false;
-    const PRUNING: bool = false;
-    const CORRECTION: bool = false;
-    const CHECK_EXTENSION: bool = false;
-    const ASPIRATION: bool = false;
+    const FEATURES: Features = Features { transposition_table: false, ..Features::MINIMAX };
 }
 
 /// The network's evaluation of `pos` from scratch, with known draws scaled as the engine

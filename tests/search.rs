@@ -12,7 +12,7 @@ use common::Harrier;
 use common::searching::*;
 use harrier::engine::game::Game;
 use harrier::eval::evaluate;
-use harrier::search::alphabeta::presets::{Full, Plain, Preset};
+use harrier::search::alphabeta::presets::{Features, Full, Plain, Preset};
 use harrier::search::probe::ProbeLimits;
 use harrier::search::{INFINITY, Score, SearchOutcome, Searcher, mated_in};
 use shakmaty::fen::Fen;
@@ -207,43 +207,22 @@ fn full_and_plain(root: &Chess, history: &[u64], depth: u32) -> [(&'static str, 
 struct FullWithoutPruning;
 
 impl Preset for FullWithoutPruning {
-    const PRUNING: bool = false;
-    const QUIESCENCE_SEE: bool = false;
-    const DELTA_PRUNING: bool = false;
-    const CORRECTION: bool = false;
+    const FEATURES: Features =
+        Features { pruning: false, quiescence_see: false, delta_pruning: false, correction: false, ..Features::FULL };
 }
 
 /// Plain alpha-beta with quiescence at the leaves.
 struct PlainWithQuiescence;
 
 impl Preset for PlainWithQuiescence {
-    const TRANSPOSITION_TABLE: bool = false;
-    const QUIESCENCE_SEE: bool = false;
-    const DELTA_PRUNING: bool = false;
-    const KILLERS: bool = false;
-    const HISTORY: bool = false;
-    const SEE_ORDERING: bool = false;
-    const PRUNING: bool = false;
-    const MATE_DISTANCE: bool = false;
-    const CORRECTION: bool = false;
-    const CHECK_EXTENSION: bool = false;
-    const ASPIRATION: bool = false;
+    const FEATURES: Features = Features { quiescence: true, ..Features::PLAIN };
 }
 
 /// [`PlainWithQuiescence`] with the transposition table.
 struct PlainWithTable;
 
 impl Preset for PlainWithTable {
-    const QUIESCENCE_SEE: bool = false;
-    const DELTA_PRUNING: bool = false;
-    const KILLERS: bool = false;
-    const HISTORY: bool = false;
-    const SEE_ORDERING: bool = false;
-    const PRUNING: bool = false;
-    const MATE_DISTANCE: bool = false;
-    const CORRECTION: bool = false;
-    const CHECK_EXTENSION: bool = false;
-    const ASPIRATION: bool = false;
+    const FEATURES: Features = Features { transposition_table: true, quiescence: true, ..Features::PLAIN };
 }
 
 #[test]

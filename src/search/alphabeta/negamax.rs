@@ -104,7 +104,7 @@ impl Worker {
     ) -> i32 {
         self.line.pv_len[ply] = 0;
         if depth <= 0 {
-            if P::QUIESCENCE {
+            if P::FEATURES.quiescence {
                 return self.quiescence::<P>(pos, key, ply, alpha, beta);
             }
             self.visit(ply);
@@ -119,7 +119,7 @@ impl Worker {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos, ply);
         }
-        if P::MATE_DISTANCE {
+        if P::FEATURES.mate_distance {
             // Mate distance pruning: no line from here can beat a mate already found nearer.
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
@@ -132,7 +132,7 @@ impl Worker {
         // A singular-extension search of this node without one move: it must not take the
         // node's own results from the table, nor leave its partial ones there.
         let excluded = self.line.plies[ply].excluded;
-        let tt_hit = if P::TRANSPOSITION_TABLE { self.shared.tt.probe(key, ply) } else { None };
+        let tt_hit = if P::FEATURES.transposition_table { self.shared.tt.probe(key, ply) } else { None };
         let tt_move = tt_hit.map_or(NO_MOVE, |h| h.mv);
         if let Some(hit) = tt_hit
             && !PV
@@ -153,7 +153,7 @@ impl Worker {
         self.line.plies[ply].static_eval = (!in_check).then_some(static_eval);
         let improving = self.improving(ply);
 
-        if P::PRUNING && !PV && !in_check && excluded == NO_MOVE {
+        if P::FEATURES.pruning && !PV && !in_check && excluded == NO_MOVE {
             // Reverse futility pruning: far above beta at low draft, a quiet position holds.
             // Not against a mate-score beta: only a search can prove a faster mate.
             if depth <= RFP_MAX_DEPTH
@@ -197,7 +197,7 @@ impl Worker {
 
         // Internal iterative reduction: a node without a table move is searched a ply
         // shallower; the next visit finds the move this search leaves behind.
-        if P::PRUNING && P::TRANSPOSITION_TABLE && depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE {
+        if P::FEATURES.pruning && P::FEATURES.transposition_table && depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE {
             depth -= 1;
         }
 
@@ -206,7 +206,7 @@ impl Worker {
             return if in_check { mated_in(ply) } else { 0 };
         }
         let mut singular = false;
-        if P::PRUNING
+        if P::FEATURES.pruning
             && ply > 0
             && excluded == NO_MOVE
             && depth >= SE_MIN_DEPTH
@@ -224,10 +224,10 @@ impl Worker {
             }
         }
         let side = pos.turn();
-        let killers = if P::KILLERS { self.histories.killers.at(ply) } else { [NO_MOVE; 2] };
+        let killers = if P::FEATURES.killers { self.histories.killers.at(ply) } else { [NO_MOVE; 2] };
         // The moves one and two plies back, for continuation history and counter moves.
         let previous = [1, 2].map(|back| if ply >= back { self.line.plies[ply - back].moved } else { NO_PIECE_TO });
-        let counter = if P::HISTORY { self.histories.counters.get(previous[0]) } else { NO_MOVE };
+        let counter = if P::FEATURES.history { self.histories.counters.get(previous[0]) } else { NO_MOVE };
         let quiet_score = |m: Move| self.quiet_score(side, m, previous);
         let capture_history = &self.histories.captures;
         let capture_score = |m: Move| capture_history.score(side, m);
@@ -236,9 +236,9 @@ impl Worker {
             tt_move,
             killers,
             counter,
-            history: P::HISTORY.then_some(&quiet_score as &dyn Fn(Move) -> i32),
-            capture_history: P::HISTORY.then_some(&capture_score as &dyn Fn(Move) -> i32),
-            see: P::SEE_ORDERING.then_some(&see_of as &dyn Fn(Move) -> i32),
+            history: P::FEATURES.history.then_some(&quiet_score as &dyn Fn(Move) -> i32),
+            capture_history: P::FEATURES.history.then_some(&capture_score as &dyn Fn(Move) -> i32),
+            see: P::FEATURES.see_ordering.then_some(&see_of as &dyn Fn(Move) -> i32),
         };
         let picker = MovePicker::new(moves, &hints);
 
@@ -251,7 +251,7 @@ impl Worker {
         let mut captures_tried: [Option<Move>; 32] = [None; 32];
         let mut capture_count = 0usize;
         let mut searched = 0usize;
-        let futile = P::PRUNING
+        let futile = P::FEATURES.pruning
             && !PV
             && !in_check
             && depth <= FUTILITY_MAX_DEPTH
@@ -273,7 +273,7 @@ impl Worker {
             self.shared.tt.prefetch(child_key);
             let gives_check = child.is_check();
 
-            if P::PRUNING && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
+            if P::FEATURES.pruning && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
                 if depth <= LMP_MAX_DEPTH && quiet_count as i32 >= lmp_limit {
                     continue;
                 }
@@ -283,7 +283,7 @@ impl Worker {
             }
             // SEE pruning: at low draft, a move that loses material on its square is not
             // worth a search once some move has been searched.
-            if P::PRUNING
+            if P::FEATURES.pruning
                 && ply > 0
                 && !in_check
                 && !gives_check
@@ -296,7 +296,7 @@ impl Worker {
                 }
             }
 
-            let extension = i32::from((P::CHECK_EXTENSION && gives_check) || (singular && code == tt_move));
+            let extension = i32::from((P::FEATURES.check_extension && gives_check) || (singular && code == tt_move));
             let new_depth = depth - 1 + extension;
             let moved = piece_to(side, m);
             self.line.plies[ply].moved = moved;
@@ -306,7 +306,7 @@ impl Worker {
                 -self.negamax::<P, PV>(&child, child_key, new_depth, ply + 1, -beta, -alpha, true)
             } else {
                 let mut reduction = 0;
-                if P::PRUNING
+                if P::FEATURES.pruning
                     && depth >= LMR_MIN_DEPTH
                     && searched >= LMR_FULL_DEPTH_MOVES
                     && quiet
@@ -317,7 +317,7 @@ impl Worker {
                     reduction -= i32::from(PV);
                     reduction += i32::from(!improving);
                     reduction -= i32::from(code == killers[0] || code == killers[1]);
-                    if P::HISTORY {
+                    if P::FEATURES.history {
                         reduction -= self.quiet_score(side, m, previous) / LMR_HISTORY_DIVISOR;
                     }
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
@@ -355,10 +355,10 @@ impl Worker {
                         self.line.update_pv(ply, code);
                     }
                     if value >= beta {
-                        if quiet && P::KILLERS {
+                        if quiet && P::FEATURES.killers {
                             self.histories.killers.record(ply, code);
                         }
-                        if P::HISTORY {
+                        if P::FEATURES.history {
                             let quiets = (&quiets_tried[..quiet_count], &quiet_pieces[..quiet_count]);
                             self.learn_from_cutoff(side, depth, m, previous, quiets, &captures_tried[..capture_count]);
                         }
@@ -393,10 +393,10 @@ impl Worker {
         if excluded != NO_MOVE {
             return best_value;
         }
-        if P::CORRECTION && !in_check && !best_is_tactical && informative && best_value.abs() < MATE_BOUND {
+        if P::FEATURES.correction && !in_check && !best_is_tactical && informative && best_value.abs() < MATE_BOUND {
             self.histories.correction.update(pos, depth, best_value - raw_eval);
         }
-        if P::TRANSPOSITION_TABLE {
+        if P::FEATURES.transposition_table {
             self.shared.tt.store(key, ply, best_move, best_value, raw_eval, depth, bound);
         }
         best_value
@@ -440,7 +440,7 @@ impl Worker {
     /// correction history added when it is on.
     #[inline]
     pub(super) fn static_eval<P: Preset>(&self, pos: &Chess, raw: i32) -> i32 {
-        if P::CORRECTION { self.histories.correction.corrected(pos, raw) } else { raw }
+        if P::FEATURES.correction { self.histories.correction.corrected(pos, raw) } else { raw }
     }
 
     /// True when the static evaluation at `ply` is better than two plies before (or four,

@@ -33,7 +33,7 @@ impl Worker {
             return self.evaluate(pos, ply);
         }
         let pv = beta - alpha > 1;
-        let tt_hit = if P::TRANSPOSITION_TABLE { self.shared.tt.probe(key, ply) } else { None };
+        let tt_hit = if P::FEATURES.transposition_table { self.shared.tt.probe(key, ply) } else { None };
         if let Some(hit) = tt_hit
             && !pv
             && hit.settles(alpha, beta)
@@ -41,7 +41,7 @@ impl Worker {
             return hit.value;
         }
         // A deeper entry of this position is worth more than what this search can store.
-        let may_store = P::TRANSPOSITION_TABLE && tt_hit.is_none_or(|h| h.depth <= QUIESCENCE_DRAFT);
+        let may_store = P::FEATURES.transposition_table && tt_hit.is_none_or(|h| h.depth <= QUIESCENCE_DRAFT);
         let original_alpha = alpha;
         let in_check = pos.is_check();
         let mut moves = pos.legal_moves();
@@ -80,8 +80,9 @@ impl Worker {
                 let gain = m.capture().map_or(0, role_value)
                     + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
                     + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
-                let hopeless = P::DELTA_PRUNING && alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
-                if hopeless || (P::QUIESCENCE_SEE && may_lose_material(m) && see(pos, m) < 0) {
+                let hopeless =
+                    P::FEATURES.delta_pruning && alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
+                if hopeless || (P::FEATURES.quiescence_see && may_lose_material(m) && see(pos, m) < 0) {
                     continue;
                 }
             }

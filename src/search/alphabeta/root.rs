@@ -71,7 +71,7 @@ impl Worker {
             let mut child = root.clone();
             child.play_unchecked(mv);
             let child_key = key_after(root, root_key, mv, &child);
-            let extension = i32::from(P::CHECK_EXTENSION && child.is_check());
+            let extension = i32::from(P::FEATURES.check_extension && child.is_check());
             let new_depth = depth - 1 + extension;
             self.line.plies[0].moved = piece_to(root.turn(), mv);
             self.line.keys.push(child_key);
@@ -130,7 +130,7 @@ impl Worker {
     ) -> i32 {
         let (mut alpha, mut beta) = (-INFINITY, INFINITY);
         let mut delta = ASPIRATION_DELTA;
-        if P::ASPIRATION && depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+        if P::FEATURES.aspiration && depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
             alpha = (previous - delta).max(-INFINITY);
             beta = (previous + delta).min(INFINITY);
         }

@@ -504,8 +504,7 @@ impl crate::search::Searcher for Bandwidth {
         }
         self.always_think = settings.bandwidth.always_think;
         let lines = settings.multi_pv;
-        let single =
-            format!("MultiPV {lines}: bandwidth mode reports one line; the setting applies in the other modes");
+        let single = format!("bandwidth mode reports one line, not {lines}; the other modes report them");
         (lines > 1).then_some(single).into_iter().collect()
     }
 
@@ -513,9 +512,7 @@ impl crate::search::Searcher for Bandwidth {
     fn set_threads(&mut self, threads: usize) -> Result<(), String> {
         match threads {
             1 => Ok(()),
-            _ => Err(format!(
-                "Threads {threads}: bandwidth mode searches on one thread; the setting applies in the other modes"
-            )),
+            _ => Err(format!("bandwidth mode searches on one thread, not {threads}; the other modes use them")),
         }
     }
 
