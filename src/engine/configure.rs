@@ -10,6 +10,7 @@ use super::options::{self, Action, OptionChange};
 use super::settings::{Settings, SyzygySettings};
 use super::worker::Change;
 use crate::eval::nnue::{self, Network};
+use crate::search::level::Level;
 use crate::search::syzygy::Syzygy;
 
 impl Engine {
@@ -64,6 +65,7 @@ impl Engine {
                 }
             }
         }
+        wanted.search.level = level_of(&wanted);
         if wanted.hash_mb != old.hash_mb && !self.run_change(Change::Resize(wanted.hash_mb)) {
             self.out.info_string(&format!("keeping {} MB", old.hash_mb));
             wanted.hash_mb = old.hash_mb;
@@ -150,6 +152,12 @@ impl Engine {
             }
         }
     }
+}
+
+/// The playing level `settings` ask for: `UCI_Elo`'s with `UCI_LimitStrength`, else
+/// `Skill Level`'s (`None`: full strength).
+pub(super) fn level_of(settings: &Settings) -> Option<Level> {
+    if settings.limit_strength { Level::from_elo(settings.elo) } else { Level::from_skill(settings.skill) }
 }
 
 /// The network `settings` ask for: `EvalFile`'s (the built-in one when it is empty), used

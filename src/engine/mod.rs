@@ -93,6 +93,7 @@ impl Engine {
         let signals = Arc::new(Signals::default());
         let mut settings = Settings::default();
         settings.search.network = configure::network_of(&settings).expect("the built-in network loads");
+        settings.search.level = configure::level_of(&settings);
         let mut searcher = searchers::build(settings.search_mode, settings.hash_mb, signals.clone())
             .expect("the default hash table fits in memory");
         searcher.configure(&settings.search);

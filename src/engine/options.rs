@@ -9,6 +9,7 @@ use crate::search::bandwidth::params::{
     BandwidthStyle, DEFAULT_ALWAYS_THINK, DEFAULT_BAND, DEFAULT_DEPTH_PENALTY, DEFAULT_STRICT_HARRIS, DEFAULT_STYLE,
     DEFAULT_TIP_PROBE_DEPTH, MAX_BAND, MAX_DEPTH_PENALTY, MAX_TIP_PROBE_DEPTH,
 };
+use crate::search::level::{MAX_ELO, MAX_SKILL, MIN_ELO};
 use crate::search::tt::{MAX_HASH_MB, MIN_HASH_MB};
 
 /// Default transposition table size in MB.
@@ -255,6 +256,31 @@ pub static OPTIONS: &[EngineOption] = &[
         name: "BookFile",
         kind: OptionKind::String { default: EMPTY_TEXT, set: |s, path| s.book_file = path },
         while_searching: true,
+    },
+    EngineOption {
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false, set: |s, on| s.limit_strength = on },
+        while_searching: false,
+    },
+    EngineOption {
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: MAX_ELO as i64,
+            min: MIN_ELO as i64,
+            max: MAX_ELO as i64,
+            set: |s, elo| s.elo = elo as u32,
+        },
+        while_searching: false,
+    },
+    EngineOption {
+        name: "Skill Level",
+        kind: OptionKind::Spin {
+            default: MAX_SKILL as i64,
+            min: 0,
+            max: MAX_SKILL as i64,
+            set: |s, skill| s.skill = skill as u32,
+        },
+        while_searching: false,
     },
     EngineOption {
         name: "Use NNUE",

@@ -43,6 +43,12 @@ pub struct Settings {
     pub own_book: bool,
     /// The Polyglot book's path (empty: no book).
     pub book_file: String,
+    /// Play at the strength `elo` gives (`UCI_LimitStrength`).
+    pub limit_strength: bool,
+    /// The strength to play at with `limit_strength` (`UCI_Elo`).
+    pub elo: u32,
+    /// The skill to play at, 0 to 20 (`Skill Level`; 20: full strength).
+    pub skill: u32,
     /// Evaluate with the network (else the hand-crafted evaluation).
     pub use_nnue: bool,
     /// The network file (empty: the network built into the binary).
@@ -66,6 +72,9 @@ impl Default for Settings {
             syzygy: SyzygySettings { path: String::new(), probe_depth: 0, probe_limit: 0, rule50: false },
             own_book: false,
             book_file: String::new(),
+            limit_strength: false,
+            elo: 0,
+            skill: 0,
             use_nnue: false,
             eval_file: String::new(),
             search: SearchSettings::default(),

@@ -3,6 +3,7 @@
 
 pub mod alphabeta;
 pub mod bandwidth;
+pub mod level;
 pub mod probe;
 pub mod syzygy;
 pub mod time;
@@ -396,11 +397,18 @@ pub struct SearchSettings {
     pub bandwidth: bandwidth::params::BandwidthSettings,
     /// The network the searchers evaluate with (`None`: the hand-crafted evaluation).
     pub network: Option<Arc<Network>>,
+    /// A playing level below full strength (`None`: full strength).
+    pub level: Option<level::Level>,
 }
 
 impl Default for SearchSettings {
     fn default() -> SearchSettings {
-        SearchSettings { multi_pv: 1, bandwidth: bandwidth::params::BandwidthSettings::default(), network: None }
+        SearchSettings {
+            multi_pv: 1,
+            bandwidth: bandwidth::params::BandwidthSettings::default(),
+            network: None,
+            level: None,
+        }
     }
 }
 

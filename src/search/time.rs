@@ -156,6 +156,16 @@ impl TimeManager {
         self.scaled_soft().is_some_and(|soft| self.start.elapsed() >= soft)
     }
 
+    /// The soft budget as the clocks give it, if the search runs on a clock.
+    pub fn soft_budget(&self) -> Option<Duration> {
+        self.soft
+    }
+
+    /// When the search's clock started (when `go` arrived).
+    pub fn started(&self) -> Instant {
+        self.start
+    }
+
     /// True when the search runs on a clock (not fixed depth, nodes or infinite).
     pub fn is_timed(&self) -> bool {
         self.hard.is_some()

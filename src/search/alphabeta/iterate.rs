@@ -29,6 +29,7 @@ impl Worker {
         let limits = &job.limits;
         self.start(limits.nodes.unwrap_or(u64::MAX), time, false);
         self.histories.killers.clear();
+        self.lines.clear();
         let root_key = key_of(root);
         self.line.set_root(&job.history, root_key);
         self.evaluate_from(root);
@@ -76,6 +77,7 @@ impl Worker {
                 report.multipv = number as u32 + 1;
                 reporter.report(Progress::Iteration(report.clone()));
             }
+            self.lines = reports.iter().map(|(_, report)| report.clone()).collect();
             let value = line_values[0];
             best_value = value;
             best_line = reports[0].1.pv.clone();

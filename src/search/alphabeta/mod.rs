@@ -11,6 +11,7 @@ mod correction;
 mod evaluation;
 pub mod history;
 mod iterate;
+mod level;
 pub mod movepick;
 mod negamax;
 pub mod params;
@@ -27,6 +28,8 @@ mod worker;
 
 use std::sync::Arc;
 
+use crate::random::SplitMix;
+use crate::search::level::Level;
 use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
 use crate::search::tt::MIN_HASH_MB;
@@ -56,6 +59,10 @@ pub struct AlphaBeta {
     main: Box<Worker>,
     /// The Lazy SMP helpers (none with one thread).
     helpers: HelperPool,
+    /// A playing level below full strength, if any.
+    level: Option<Level>,
+    /// Draws a level's move choices.
+    rng: SplitMix,
 }
 
 impl AlphaBeta {
@@ -65,7 +72,11 @@ impl AlphaBeta {
         let shared = Arc::new(SharedState::new(hash_mb, 1)?);
         let main = Box::new(Worker::new(shared.clone(), 0, signals.clone()));
         let helpers = HelperPool::new(0, &shared, &signals, &None);
-        Ok(AlphaBeta { selectivity, multi_pv: 1, hash_mb, signals, shared, main, helpers })
+        // Games at a level should differ: the clock seeds the choices.
+        let seed =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |t| t.as_nanos() as u64);
+        let rng = SplitMix::new(seed);
+        Ok(AlphaBeta { selectivity, multi_pv: 1, hash_mb, signals, shared, main, helpers, level: None, rng })
     }
 
     /// Nodes searched by the main thread in the last (or running) search or probe.
@@ -76,26 +87,31 @@ impl AlphaBeta {
     /// Runs a search of `job` with the preset `P` (helpers, if any, search with the
     /// searcher's own selectivity) and returns the move to play.
     pub fn search_with<P: Preset>(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome {
+        if let Some(level) = self.level {
+            return self.search_at_level::<P>(job, reporter, level);
+        }
         let time = TimeManager::new(&job.limits, shakmaty::Position::turn(&job.root), job.move_overhead, job.started);
-        self.search_on::<P>(job, reporter, time)
+        self.search_on::<P>(job, reporter, time, self.multi_pv)
     }
 
-    /// Runs a search of `job` on the budgets of `time`: the helpers start beside the main
-    /// thread and are stopped, not waited for, when it ends; a helper's deeper result may
-    /// be the answer (see [`SharedState::best_result`]).
+    /// Runs a search of `job` for `lines` principal variations on the budgets of `time`:
+    /// the helpers start beside the main thread and are stopped, not waited for, when it
+    /// ends; a helper's deeper result may be the answer (see
+    /// [`SharedState::better_helper_result`]).
     fn search_on<P: Preset>(
         &mut self,
         job: &SearchJob,
         reporter: &mut dyn Reporter,
         time: TimeManager,
+        lines: usize,
     ) -> SearchOutcome {
         self.helpers.settle();
         self.shared.tt.new_search();
         self.shared.reset_progress();
         self.helpers.start(job, self.selectivity);
-        let outcome = self.main.iterate::<P>(job, reporter, Some(time), self.multi_pv);
+        let outcome = self.main.iterate::<P>(job, reporter, Some(time), lines);
         self.helpers.stop();
-        if self.helpers.len() == 0 || self.multi_pv > 1 {
+        if self.helpers.len() == 0 || lines > 1 {
             return outcome;
         }
         self.main.answer_from_best_thread(job, outcome)
@@ -170,6 +186,7 @@ impl Searcher for AlphaBeta {
     /// `MultiPV` and the evaluation; the bandwidth settings are not alpha-beta's.
     fn configure(&mut self, settings: &SearchSettings) -> Vec<String> {
         self.multi_pv = settings.multi_pv;
+        self.level = settings.level;
         self.helpers.set_network(&settings.network);
         self.main.set_network(settings.network.clone());
         Vec::new()

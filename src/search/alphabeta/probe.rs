@@ -100,8 +100,8 @@ impl Prober for AlphaBeta {
 
     fn search_root(&mut self, job: &SearchJob, reporter: &mut dyn Reporter, time: TimeManager) -> SearchOutcome {
         match self.selectivity {
-            Selectivity::Full => self.search_on::<Full>(job, reporter, time),
-            Selectivity::Minimax => self.search_on::<Minimax>(job, reporter, time),
+            Selectivity::Full => self.search_on::<Full>(job, reporter, time, self.multi_pv),
+            Selectivity::Minimax => self.search_on::<Minimax>(job, reporter, time, self.multi_pv),
         }
     }
 

@@ -35,6 +35,8 @@ pub(super) struct Worker {
     pub(super) network: Option<NetworkLine>,
     /// The line from the root, with the game's positions before it.
     pub(super) line: SearchLine,
+    /// The lines of the last finished iteration, best first.
+    pub(super) lines: Vec<Report>,
     /// Nodes searched in this search.
     pub(super) nodes: u64,
     /// Deepest ply reached in this search.
@@ -64,6 +66,7 @@ impl Worker {
             histories: Histories::default(),
             network: None,
             line: SearchLine::default(),
+            lines: Vec::new(),
             nodes: 0,
             seldepth: 0,
             tbhits: 0,

@@ -505,7 +505,10 @@ impl crate::search::Searcher for Bandwidth {
         self.always_think = settings.bandwidth.always_think;
         let lines = settings.multi_pv;
         let single = format!("bandwidth mode reports one line, not {lines}; the other modes report them");
-        (lines > 1).then_some(single).into_iter().collect()
+        let full = "bandwidth mode plays at full strength; the playing level applies in the other modes";
+        let mut notes: Vec<String> = (lines > 1).then_some(single).into_iter().collect();
+        notes.extend(settings.level.is_some().then(|| full.to_string()));
+        notes
     }
 
     /// Bandwidth mode grows one tree on one thread.

@@ -1,0 +1,113 @@
+//! Playing levels (`UCI_LimitStrength` with `UCI_Elo`, and `Skill Level`): a weaker
+//! player sees less and misjudges more. A level limits the nodes a move's search may spend
+//! and then picks among the best few moves with a temperature that grows as the level
+//! drops, so that its mistakes are plausible ones; it keeps using a share of its time.
+
+use crate::random::SplitMix;
+
+/// The full `Skill Level`: no weakening.
+pub const MAX_SKILL: u32 = 20;
+/// The weakest `UCI_Elo` offered.
+pub const MIN_ELO: u32 = 800;
+/// The strongest `UCI_Elo` offered; at it the engine plays at full strength.
+pub const MAX_ELO: u32 = 2850;
+/// `UCI_Elo` against the skill (0 to [`MAX_SKILL`], in tenths) that plays at it, rising:
+/// the calibrated mapping (see `docs/levels.md`), interpolated between its points.
+const ELO_SKILL_TENTHS: [(u32, u32); 2] = [(MIN_ELO, 0), (MAX_ELO, 200)];
+/// Nodes a search may spend at skill 0...
+const NODES_AT_ZERO: f64 = 64.0;
+/// ...doubling every this many tenths of skill (skill 20 allows about 260,000).
+const TENTHS_PER_DOUBLING: f64 = 17.0;
+/// Root moves the choice is made among.
+pub const CANDIDATES: usize = 4;
+/// The temperature of the choice at skill 0, in centipawns...
+const TEMPERATURE_AT_ZERO: f64 = 250.0;
+/// ...and at the full skill.
+const TEMPERATURE_AT_FULL: f64 = 8.0;
+/// A limited search still takes this share of its soft time budget, in per cent, so that
+/// it neither moves at once nor uses the clock like a full search.
+pub const TIME_SHARE_PERCENT: u32 = 30;
+
+/// A playing level below full strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// Skill in tenths, from 0 to `10 * MAX_SKILL` (exclusive: full skill is no level).
+    tenths: u32,
+}
+
+impl Level {
+    /// The level of `Skill Level` `skill`; `None` at full skill.
+    pub fn from_skill(skill: u32) -> Option<Level> {
+        (skill < MAX_SKILL).then_some(Level { tenths: skill * 10 })
+    }
+
+    /// The level that plays at `elo`; `None` at [`MAX_ELO`].
+    pub fn from_elo(elo: u32) -> Option<Level> {
+        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        let at = ELO_SKILL_TENTHS.windows(2).find(|pair| elo <= pair[1].0).unwrap_or(&ELO_SKILL_TENTHS[..2]);
+        let [(low_elo, low), (high_elo, high)] = [at[0], at[1]];
+        let tenths = low + (high - low) * (elo - low_elo) / (high_elo - low_elo).max(1);
+        (tenths < MAX_SKILL * 10).then_some(Level { tenths })
+    }
+
+    /// The nodes a search at this level may spend.
+    pub fn nodes(self) -> u64 {
+        (NODES_AT_ZERO * 2f64.powf(f64::from(self.tenths) / TENTHS_PER_DOUBLING)) as u64
+    }
+
+    /// The temperature of the move choice in centipawns.
+    fn temperature(self) -> f64 {
+        let share = f64::from(self.tenths) / f64::from(MAX_SKILL * 10);
+        TEMPERATURE_AT_ZERO + (TEMPERATURE_AT_FULL - TEMPERATURE_AT_ZERO) * share
+    }
+
+    /// The index of the move to play among candidates of `values` (best first, from the
+    /// side to move's view): each is chosen with a weight that falls exponentially with
+    /// its loss against the best, on the level's temperature.
+    pub fn choose(self, values: &[i32], rng: &mut SplitMix) -> usize {
+        let Some(&best) = values.first() else { return 0 };
+        let weights: Vec<f64> =
+            values.iter().map(|&v| (-(f64::from(best.saturating_sub(v))) / self.temperature()).exp()).collect();
+        let total: f64 = weights.iter().sum();
+        let mut draw = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        for (index, weight) in weights.iter().enumerate() {
+            if draw < *weight {
+                return index;
+            }
+            draw -= weight;
+        }
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_rise_with_elo_and_skill_to_full_strength() {
+        assert_eq!(Level::from_skill(MAX_SKILL), None);
+        assert_eq!(Level::from_elo(MAX_ELO), None);
+        let skills: Vec<u64> = (0..MAX_SKILL).map(|s| Level::from_skill(s).unwrap().nodes()).collect();
+        assert!(skills.windows(2).all(|w| w[0] < w[1]), "{skills:?}");
+        let elos: Vec<u64> = (MIN_ELO..MAX_ELO).step_by(50).map(|e| Level::from_elo(e).unwrap().nodes()).collect();
+        assert!(elos.windows(2).all(|w| w[0] <= w[1]), "{elos:?}");
+        assert_eq!(Level::from_elo(100), Level::from_elo(MIN_ELO), "below the range is its bottom");
+    }
+
+    #[test]
+    fn the_best_move_is_chosen_most_and_weaker_levels_stray_more() {
+        let values = [50, 30, -40, -300];
+        let share_of_best = |level: Level| {
+            let mut rng = SplitMix::new(7);
+            (0..4000).filter(|_| level.choose(&values, &mut rng) == 0).count()
+        };
+        let (weak, strong) = (Level::from_skill(0).unwrap(), Level::from_skill(19).unwrap());
+        assert!(share_of_best(strong) > 2500);
+        assert!(share_of_best(weak) < share_of_best(strong));
+        assert!(share_of_best(weak) > 1000, "even the weakest level plays the best move most");
+        let mut rng = SplitMix::new(1);
+        assert!((0..4000).all(|_| strong.choose(&values, &mut rng) != 3), "a blunder of 3.5 pawns at skill 19");
+        assert_eq!(weak.choose(&[10], &mut rng), 0);
+    }
+}
