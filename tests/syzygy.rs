@@ -120,3 +120,20 @@ fn bandwidth_mode_sees_the_tables() {
         assert!(with.is_some_and(|cp| cp > 20_000), "{style} with tables: {with:?}");
     }
 }
+
+/// A root the tables cover shows their result, as the GUI reads it from the reports: a win
+/// as a tablebase win, a draw as 0, with the probes counted in `tbhits`.
+#[test]
+fn a_root_in_the_tables_shows_their_result() {
+    let Some(dir) = tables_dir("a_root_in_the_tables_shows_their_result") else { return };
+    let mut e = Harrier::spawn();
+    e.send(&format!("setoption name SyzygyPath value {dir}"));
+    e.ready();
+    for (fen, won) in [("8/8/8/4k3/8/8/8/KR6 w - - 0 1", true), ("8/4P3/3k4/8/8/8/8/4K3 b - - 0 1", false)] {
+        e.send(&format!("position fen {fen}"));
+        let search = e.go("go movetime 200", &position(Some(fen), &[]));
+        let cp = search.final_field("cp").expect("a centipawn score");
+        assert!(if won { cp > 20_000 } else { cp == 0 }, "{fen}: cp {cp}");
+        assert!(search.final_field("tbhits").is_some_and(|hits| hits > 0), "{fen}: {:#?}", search.lines);
+    }
+}

@@ -20,7 +20,7 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 use crate::eval::wdl;
 use crate::moves::{parse_uci, uci_text};
 use crate::search::syzygy::Syzygy;
-use crate::search::{Limits, Progress, Report, SearchJob, SearchOutcome, Signals};
+use crate::search::{Limits, Progress, Report, Score, SearchJob, SearchOutcome, Signals};
 use book::{Book, BookMove};
 use game::Game;
 use settings::Settings;
@@ -69,6 +69,9 @@ struct RunningSearch {
     mode: CastlingMode,
     /// Material at the root, in pawns, for the win-rate model; `None` unless `UCI_ShowWDL`.
     wdl_material: Option<u32>,
+    /// The tablebase value of the root and the probes it took, when the tables chose the
+    /// root moves: the reports show that value (unless they see a mate).
+    tablebase: Option<(i32, u64)>,
 }
 
 /// The controller.
@@ -213,12 +216,14 @@ impl Engine {
         }
         // In a tablebase ending the tables choose the moves worth searching, so that a won
         // ending is converted; analysis (`go infinite`, `UCI_AnalyseMode`) sees every move.
+        let mut tablebase = None;
         if limits.searchmoves.is_empty()
             && !limits.infinite
             && !self.settings.analyse_mode
-            && let Some(moves) = self.tablebases.as_ref().and_then(|tables| tables.root_moves(&position))
+            && let Some(root) = self.tablebases.as_ref().and_then(|tables| tables.root_moves(&position))
         {
-            limits.searchmoves = moves;
+            limits.searchmoves = root.moves;
+            tablebase = Some((root.value, root.probes));
         }
         let hold = limits.ponder || limits.infinite;
         let infinite = limits.infinite;
@@ -233,7 +238,7 @@ impl Engine {
         };
         self.worker.send(Job::Search(Box::new(job)));
         let wdl_material = self.settings.show_wdl.then(|| wdl::material(self.game.position()));
-        self.task = Task::Search(RunningSearch { hold, finished: None, infinite, mode, wdl_material });
+        self.task = Task::Search(RunningSearch { hold, finished: None, infinite, mode, wdl_material, tablebase });
     }
 
     /// `go perft N`: move counts per root move, then the total.
@@ -288,7 +293,7 @@ impl Engine {
     pub fn on_event(&mut self, event: Event) {
         match (&mut self.task, event) {
             (Task::Search(running), Event::Progress(progress)) => match progress {
-                Progress::Iteration(report) => self.out.report(&with_wdl(report, running.wdl_material), running.mode),
+                Progress::Iteration(report) => self.out.report(&running.shown(report), running.mode),
                 Progress::CurrentMove { depth, mv, number } => self.out.current_move(depth, mv, number, running.mode),
                 Progress::Note(text) => self.out.info_string(&text),
             },
@@ -314,7 +319,7 @@ impl Engine {
     /// Sends the final `info` and `bestmove`, then lets the searcher think idle.
     fn finish(&mut self, outcome: SearchOutcome) {
         let Task::Search(running) = std::mem::replace(&mut self.task, Task::None) else { return };
-        self.out.report(&with_wdl(outcome.report, running.wdl_material), running.mode);
+        self.out.report(&running.shown(outcome.report), running.mode);
         self.out.best_move(outcome.best, outcome.ponder, running.mode);
         self.signals.arm(false);
         self.worker.send(Job::ThinkIdle(outcome.best, self.settings.ponder));
@@ -361,6 +366,20 @@ impl Engine {
 }
 
 /// `report` with the win-rate model's chances, when the root's material is given.
+impl RunningSearch {
+    /// `report` as the GUI sees it: a root in the tables scores their result (unless the
+    /// search sees a mate) and counts their probes; win chances when asked for.
+    fn shown(&self, report: Report) -> Report {
+        let report = match self.tablebase {
+            Some((value, probes)) if !matches!(report.score, Score::Mate(_)) => {
+                Report { score: Score::from_value(value), tbhits: report.tbhits + probes, ..report }
+            }
+            _ => report,
+        };
+        with_wdl(report, self.wdl_material)
+    }
+}
+
 fn with_wdl(report: Report, material: Option<u32>) -> Report {
     Report { wdl: material.map(|material| report.score.wdl(material)), ..report }
 }

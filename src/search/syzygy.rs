@@ -17,6 +17,17 @@ pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 /// The separator between directories in `SyzygyPath`.
 pub const PATH_SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
 
+/// What the tables say about a root they cover.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootMoves {
+    /// The moves that keep the best outcome.
+    pub moves: Vec<Move>,
+    /// That outcome's value for the side to move at the root (a win, a draw or a loss).
+    pub value: i32,
+    /// Probes made to find them.
+    pub probes: u64,
+}
+
 /// Loaded tables and how the search uses them.
 #[derive(Clone)]
 pub struct Syzygy {
@@ -81,11 +92,11 @@ impl Syzygy {
         }
     }
 
-    /// The root moves worth searching in `pos`: every move that keeps the best outcome the
-    /// tables see, and of a win or a loss, with DTZ tables, only the one the tables rank
-    /// best (the quickest zeroing of a win, the slowest of a loss). `None` when the tables
-    /// do not cover `pos`.
-    pub fn root_moves(&self, pos: &Chess) -> Option<Vec<Move>> {
+    /// The root moves worth searching in `pos` and the value they keep, with the number of
+    /// probes made: every move that keeps the best outcome the tables see, and of a win or
+    /// a loss, with DTZ tables, only the one the tables rank best (the quickest zeroing of a
+    /// win, the slowest of a loss). `None` when the tables do not cover `pos`.
+    pub fn root_moves(&self, pos: &Chess) -> Option<RootMoves> {
         if !self.covers(pos) {
             return None;
         }
@@ -104,13 +115,14 @@ impl Syzygy {
             })
             .collect::<Option<_>>()?;
         let best = outcomes.iter().map(|&(_, value)| value).max()?;
-        let keep: Vec<Move> = outcomes.into_iter().filter(|&(_, value)| value == best).map(|(m, _)| m).collect();
+        let probes = outcomes.len() as u64;
+        let mut moves: Vec<Move> = outcomes.into_iter().filter(|&(_, value)| value == best).map(|(m, _)| m).collect();
         if best.abs() >= TB_WIN_BOUND
             && let Ok(Some((ranked_first, _))) = self.tables.best_move(pos)
-            && keep.contains(&ranked_first)
+            && moves.contains(&ranked_first)
         {
-            return Some(vec![ranked_first]);
+            moves = vec![ranked_first];
         }
-        Some(keep)
+        Some(RootMoves { moves, value: best, probes })
     }
 }
