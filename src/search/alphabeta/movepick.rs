@@ -2,6 +2,8 @@
 //! the counter move, quiet moves by history, then losing captures. shakmaty generates all moves at once, so the picker
 //! stages the ordering: it scores every move and hands them out best first by selection.
 
+use std::mem::MaybeUninit;
+
 use shakmaty::{Move, MoveList, Role};
 
 use super::params::CAPTURE_HISTORY_DIVISOR;
@@ -23,10 +25,13 @@ const MAX_MOVES: usize = 270;
 /// only the first few, all-nodes need them all, and one sort is cheaper than many scans.
 const SELECT_BEFORE_SORT: usize = 3;
 
-/// Hands out the moves of one node in order of promise.
-pub struct MovePicker {
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
+/// Hands out the moves of one node in order of promise. It orders the node's own move
+/// list in place, and leaves the scores of the slots past the list unwritten: a node
+/// copies neither the list nor a cleared score array.
+pub struct MovePicker<'a> {
+    moves: &'a mut MoveList,
+    /// The score of each move; only the first `moves.len()` are written.
+    scores: [MaybeUninit<i32>; MAX_MOVES],
     next: usize,
     sorted: bool,
 }
@@ -48,13 +53,13 @@ pub struct OrderingHints<'a> {
     pub see: Option<&'a dyn Fn(Move) -> i32>,
 }
 
-impl MovePicker {
+impl<'a> MovePicker<'a> {
     /// Scores `moves` for a main-search node.
-    pub fn new(moves: MoveList, hints: &OrderingHints) -> MovePicker {
-        let mut scores = [0; MAX_MOVES];
+    pub fn new(moves: &'a mut MoveList, hints: &OrderingHints) -> MovePicker<'a> {
+        let mut scores = [const { MaybeUninit::uninit() }; MAX_MOVES];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             let code = encode(m);
-            *score = if code == hints.tt_move {
+            *score = MaybeUninit::new(if code == hints.tt_move {
                 TT_MOVE
             } else if is_tactical(m) {
                 let losing = m.promotion().is_some_and(|r| r != Role::Queen)
@@ -69,17 +74,17 @@ impl MovePicker {
                 KILLER - 2
             } else {
                 hints.history.map_or(0, |h| h(m))
-            };
+            });
         }
         MovePicker { moves, scores, next: 0, sorted: false }
     }
 
     /// Scores captures and promotions (or evasions) for quiescence: the table move
     /// `tt_move` first, then MVV-LVA.
-    pub fn tactical(moves: MoveList, tt_move: MoveCode) -> MovePicker {
-        let mut scores = [0; MAX_MOVES];
+    pub fn tactical(moves: &'a mut MoveList, tt_move: MoveCode) -> MovePicker<'a> {
+        let mut scores = [const { MaybeUninit::uninit() }; MAX_MOVES];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            *score = if encode(m) == tt_move { TT_MOVE } else { mvv_lva(m) };
+            *score = MaybeUninit::new(if encode(m) == tt_move { TT_MOVE } else { mvv_lva(m) });
         }
         MovePicker { moves, scores, next: 0, sorted: false }
     }
@@ -95,26 +100,35 @@ impl MovePicker {
     }
 }
 
-impl MovePicker {
+impl MovePicker<'_> {
+    /// The score of move `i`, one of the list's.
+    #[inline]
+    fn score(&self, i: usize) -> i32 {
+        debug_assert!(i < self.moves.len());
+        // SAFETY: the constructors write the score of every move of the list, and the
+        // list never grows; callers pass indices of the list only.
+        unsafe { self.scores[i].assume_init() }
+    }
+
     /// Insertion sort of the moves not yet handed out, best first (stable).
     fn sort_rest(&mut self) {
         let n = self.moves.len();
         for i in self.next + 1..n {
-            let (m, score) = (self.moves[i], self.scores[i]);
+            let (m, score) = (self.moves[i], self.score(i));
             let mut j = i;
-            while j > self.next && self.scores[j - 1] < score {
+            while j > self.next && self.score(j - 1) < score {
                 self.moves[j] = self.moves[j - 1];
                 self.scores[j] = self.scores[j - 1];
                 j -= 1;
             }
             self.moves[j] = m;
-            self.scores[j] = score;
+            self.scores[j] = MaybeUninit::new(score);
         }
         self.sorted = true;
     }
 }
 
-impl Iterator for MovePicker {
+impl Iterator for MovePicker<'_> {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
@@ -128,7 +142,7 @@ impl Iterator for MovePicker {
         if !self.sorted {
             let mut best = self.next;
             for i in self.next + 1..n {
-                if self.scores[i] > self.scores[best] {
+                if self.score(i) > self.score(best) {
                     best = i;
                 }
             }
@@ -165,7 +179,7 @@ mod tests {
             capture_history: None,
             see: None,
         };
-        let order: Vec<Move> = MovePicker::new(pos.legal_moves(), &hints).collect();
+        let order: Vec<Move> = MovePicker::new(&mut pos.legal_moves(), &hints).collect();
         assert_eq!(order.len(), 48);
         assert_eq!(order[0], tt);
         let captures = pos.legal_moves().iter().filter(|m| m.is_capture()).count();
@@ -197,7 +211,7 @@ mod tests {
             capture_history: Some(&learned),
             see: None,
         };
-        let order: Vec<Move> = MovePicker::new(pos.legal_moves(), &hints).collect();
+        let order: Vec<Move> = MovePicker::new(&mut pos.legal_moves(), &hints).collect();
         let rank = |m: Move| order.iter().position(|&x| x == m).unwrap();
         assert!(rank(by_queen) < rank(by_pawn), "a capture that keeps cutting off moves up");
         assert_eq!(order[0].capture(), Some(Role::Bishop), "but not past a more valuable victim");

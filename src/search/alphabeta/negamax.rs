@@ -201,7 +201,7 @@ impl Worker {
             depth -= 1;
         }
 
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { 0 };
         }
@@ -240,7 +240,7 @@ impl Worker {
             capture_history: P::FEATURES.history.then_some(&capture_score as &dyn Fn(Move) -> i32),
             see: P::FEATURES.see_ordering.then_some(&see_of as &dyn Fn(Move) -> i32),
         };
-        let picker = MovePicker::new(moves, &hints);
+        let picker = MovePicker::new(&mut moves, &hints);
 
         let mut best_value = -INFINITY;
         let mut best_move = NO_MOVE;

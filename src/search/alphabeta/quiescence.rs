@@ -75,7 +75,7 @@ impl Worker {
 
         let tt_move = tt_hit.map_or(NO_MOVE, |h| h.mv);
         let mut best_move = NO_MOVE;
-        for m in MovePicker::tactical(moves, tt_move) {
+        for m in MovePicker::tactical(&mut moves, tt_move) {
             if !in_check {
                 let gain = m.capture().map_or(0, role_value)
                     + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }

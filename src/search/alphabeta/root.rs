@@ -42,7 +42,7 @@ impl Worker {
             capture_history: None,
             see: Some(&see_of),
         };
-        MovePicker::new(legal, &hints).map(|mv| RootMove { mv, value: -INFINITY, nodes: 0 }).collect()
+        MovePicker::new(&mut legal, &hints).map(|mv| RootMove { mv, value: -INFINITY, nodes: 0 }).collect()
     }
 
     /// One iteration over the root moves; returns the best value (fail-soft).
