@@ -5,6 +5,8 @@
 #   make native       a build for this machine's CPU only: target/native/release/harrier
 #   make lichess-test games through python-chess as lichess-bot plays them (README, lichess-bot);
 #                     installs python-chess and PyYAML into target/lichess-venv the first time
+#   make stress       random options and commands, then fast games in every search mode; any fault
+#                     fails it (sizes: STRESS_* below; uses the same venv)
 
 CARGO ?= cargo
 EXE ?=
@@ -47,3 +49,28 @@ $(LICHESS_DEPS):
 
 clean:
 	$(CARGO) clean
+
+# Not part of `make test`: fault hunting. tools/stress.py drives STRESS_ROUNDS fresh engines
+# through random options and commands, then plays, per search mode (AlphaBeta, Bandwidth
+# Hybrid and Harris, Minimax) against the default mode, STRESS_GAMES_FAST games at 1+0.01 and
+# STRESS_GAMES_PONDER games at 5+0.05 with both sides pondering, half of them on 2 threads
+# (tools/games.py); it prints the faults per mode and clock and fails on any. Openings:
+# STRESS_BOOK (EPD or FEN) or random plies. The binary is copied first, so that a rebuild
+# during the run does not change the engine under test. The issue's full run (hours):
+#   make stress STRESS_ROUNDS=200 STRESS_GAMES_FAST=500 STRESS_GAMES_PONDER=200
+STRESS_ROUNDS ?= 20
+STRESS_GAMES_FAST ?= 4
+STRESS_GAMES_PONDER ?= 2
+STRESS_SEED ?= 1
+STRESS_BOOK ?=
+STRESS_CONCURRENCY ?= 1
+STRESS_BINARY := target/stress/harrier
+
+.PHONY: stress
+
+stress: build $(LICHESS_DEPS)
+	mkdir -p $(dir $(STRESS_BINARY))
+	cp $(BINARY) $(STRESS_BINARY)
+	$(LICHESS_VENV)/bin/python tools/stress.py $(STRESS_BINARY) --rounds $(STRESS_ROUNDS) \
+		--seed $(STRESS_SEED) --games-fast $(STRESS_GAMES_FAST) --games-ponder $(STRESS_GAMES_PONDER) \
+		--concurrency $(STRESS_CONCURRENCY) $(if $(STRESS_BOOK),--book $(STRESS_BOOK))

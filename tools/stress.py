@@ -9,7 +9,19 @@ start, each searched by a random kind of `go`. A search on a clock must move bef
 clock runs out (with a margin of two seconds for a loaded machine). A failed round's
 transcript is written to target/stress-<seed>-<round>.txt.
 
-usage: tools/stress.py [path/to/harrier] [--rounds N] [--seed S]
+Then, with --games-fast or --games-ponder, games with tools/games.py: Harrier in each
+search mode (AlphaBeta, Bandwidth in the Hybrid and Harris styles, Minimax) against
+itself in the default mode (one thread, no other option set), --games-fast games at
+1+0.01 without pondering and --games-ponder games at 5+0.05 with both sides pondering.
+In each mode and time control the first half of the games (rounded up) gives the mode
+`Threads` 1, the rest `Threads` 2. Openings from --book (EPD or FEN) or, without it, six
+random plies. A table of the faults of either side per mode, time control and thread
+count ends the run; a game with a fault is printed as it ends. `make stress` runs all of
+this.
+
+usage: tools/stress.py [path/to/harrier] [--rounds N] [--seed S] [--games-fast N]
+                       [--games-ponder N] [--book FILE] [--concurrency N]
+Exit status 1 if a round failed or a game had a fault or was aborted.
 Needs python-chess (pip install chess) for the rules of the game.
 """
 
@@ -18,6 +30,7 @@ import pathlib
 import queue
 import random
 import subprocess
+import sys
 import threading
 import time
 
@@ -27,6 +40,10 @@ parser = argparse.ArgumentParser()
 parser.add_argument("engine", nargs="?", default="target/release/harrier")
 parser.add_argument("--rounds", type=int, default=50)
 parser.add_argument("--seed", type=int, default=1)
+parser.add_argument("--games-fast", type=int, default=0, help="games per search mode at 1+0.01")
+parser.add_argument("--games-ponder", type=int, default=0, help="games per search mode at 5+0.05, pondering")
+parser.add_argument("--book", help="openings for the games: EPD or FEN, one position a line")
+parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
 args = parser.parse_args()
 rng = random.Random(args.seed)
 here = pathlib.Path(__file__).resolve().parent
@@ -182,3 +199,59 @@ for number in range(args.rounds):
         path.write_text("\n".join(transcript) + "\n")
         print(f"round {number}: {failure}; options {options}; transcript in {path}")
 print(f"{args.rounds} rounds, {failures} failed")
+
+
+# The games: each search mode against the default one, at a fast clock without pondering
+# and at a slower one with both sides pondering.
+MODES = {
+    "AlphaBeta": {"SearchMode": "AlphaBeta"},
+    "Hybrid": {"SearchMode": "Bandwidth", "BandwidthStyle": "Hybrid"},
+    "Harris": {"SearchMode": "Bandwidth", "BandwidthStyle": "Harris"},
+    "Minimax": {"SearchMode": "Minimax"},
+}
+
+
+def play_games():
+    sys.path.insert(0, str(here))
+    import games
+
+    conditions = [("1+0.01", False, args.games_fast), ("5+0.05", True, args.games_ponder)]
+    openings = games.load_openings(args.book) if args.book else None
+    header = f"{'mode':<10} {'tc':<7} {'ponder':<6} {'threads':>7} {'games':>5}  {'+/=/-':<11}"
+    header += " ".join(f"{fault:>7}" for fault in games.FAULTS) + " aborted  ponder hits/misses"
+    print(header)
+    rows, failed = [], False
+    for mode, options in MODES.items():
+        for tc, ponder, count in conditions:
+            for threads, share in ((1, (count + 1) // 2), (2, count // 2)):
+                if share == 0:
+                    continue
+                label = f"{mode:<10} {tc:<7} {'yes' if ponder else 'no':<6} {threads:>7}"
+
+                def report(match, game):
+                    if game.faults or game.result == "*":
+                        print(f"  {mode} {tc} Threads {threads}: {match.line(game)}", flush=True)
+
+                player = games.Player(mode, [args.engine], {**options, "Threads": threads}, ponder)
+                opponent = games.Player("default", [args.engine], {}, ponder)
+                settings = games.Settings(games.TimeControl.parse(tc))
+                seed = args.seed * 100 + threads  # other openings for the other thread count
+                match = games.run_match(
+                    [player, opponent], settings, share, openings, 6, args.concurrency, seed, report
+                )
+                w, d, l = match.wdl()
+                faults = [sum(counts[fault] for counts in match.faults()) for fault in games.FAULTS]
+                hits = sum(game.ponder[i][0] for game in match.results for i in (0, 1))
+                misses = sum(game.ponder[i][1] for game in match.results for i in (0, 1))
+                rows.append(f"{label} {share:>5}  {f'{w}/{d}/{l}':<11}" + " ".join(f"{n:>7}" for n in faults)
+                            + f" {match.aborted():>7}  {hits}/{misses}")
+                print(rows[-1], flush=True)
+                failed |= match.failed()
+    print("faults of either side (the mode under test or the default opponent), all games:")
+    print(header)
+    print("\n".join(rows))
+    return failed
+
+
+games_failed = play_games() if args.games_fast or args.games_ponder else False
+sys.exit(1 if failures or games_failed else 0)
