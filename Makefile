@@ -7,6 +7,7 @@
 #                     installs python-chess and PyYAML into target/lichess-venv the first time
 #   make stress       random options and commands, then fast games in every search mode; any fault
 #                     fails it (sizes: STRESS_* below; uses the same venv)
+#   make calibrate    the playing levels against Stockfish 15.1 at 10+0.1 (docs/levels.md): hours
 
 CARGO ?= cargo
 EXE ?=
@@ -66,7 +67,16 @@ STRESS_BOOK ?=
 STRESS_CONCURRENCY ?= 1
 STRESS_BINARY := target/stress/harrier
 
-.PHONY: stress
+# Not part of `make test`: Harrier's UCI_Elo levels against Stockfish 15.1's at 10+0.1, and
+# the fitted ELO_SKILL_TENTHS table (tools/calibrate_levels.py, docs/levels.md); results
+# accumulate in target/levels/results.jsonl. CALIBRATE_ARGS go to the tool, e.g.
+#   make calibrate CALIBRATE_ARGS="--openings book.epd --concurrency 2"
+CALIBRATE_ELOS ?= 1400,1800,2200
+CALIBRATE_GAMES ?= 100
+CALIBRATE_ARGS ?=
+CALIBRATE_BINARY := target/levels/harrier
+
+.PHONY: stress calibrate
 
 stress: build $(LICHESS_DEPS)
 	mkdir -p $(dir $(STRESS_BINARY))
@@ -74,3 +84,9 @@ stress: build $(LICHESS_DEPS)
 	$(LICHESS_VENV)/bin/python tools/stress.py $(STRESS_BINARY) --rounds $(STRESS_ROUNDS) \
 		--seed $(STRESS_SEED) --games-fast $(STRESS_GAMES_FAST) --games-ponder $(STRESS_GAMES_PONDER) \
 		--concurrency $(STRESS_CONCURRENCY) $(if $(STRESS_BOOK),--book $(STRESS_BOOK))
+
+calibrate: build $(LICHESS_DEPS)
+	mkdir -p $(dir $(CALIBRATE_BINARY))
+	cp $(BINARY) $(CALIBRATE_BINARY)
+	$(LICHESS_VENV)/bin/python tools/calibrate_levels.py --engine $(CALIBRATE_BINARY) \
+		--elo $(CALIBRATE_ELOS) --games $(CALIBRATE_GAMES) $(CALIBRATE_ARGS)
