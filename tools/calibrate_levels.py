@@ -51,6 +51,7 @@ import chess.engine
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.dont_write_bytecode = True  # no tools/__pycache__ in the work tree
 import games  # noqa: E402
 
 STOCKFISH_ELO = (1350, 2850)  # the UCI_Elo range of Stockfish 15.1

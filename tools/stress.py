@@ -213,6 +213,7 @@ MODES = {
 
 def play_games():
     sys.path.insert(0, str(here))
+    sys.dont_write_bytecode = True  # no tools/__pycache__ in the work tree
     import games
 
     conditions = [("1+0.01", False, args.games_fast), ("5+0.05", True, args.games_ponder)]
