@@ -4,7 +4,8 @@
 //! defaults.
 
 use super::searchers::SearchMode;
-use super::settings::Settings;
+use super::settings::{Settings, SyzygySettings};
+use crate::search::SearchSettings;
 use crate::search::bandwidth::params::{
     BandwidthStyle, DEFAULT_ALWAYS_THINK, DEFAULT_BAND, DEFAULT_DEPTH_PENALTY, DEFAULT_STRICT_HARRIS, DEFAULT_STYLE,
     DEFAULT_TIP_PROBE_DEPTH, MAX_BAND, MAX_DEPTH_PENALTY, MAX_TIP_PROBE_DEPTH,
@@ -348,6 +349,35 @@ pub static OPTIONS: &[EngineOption] = &[
         while_searching: false,
     },
 ];
+
+impl Default for Settings {
+    /// The option table's defaults, applied to neutral values.
+    fn default() -> Settings {
+        let mut settings = Settings {
+            hash_mb: 0,
+            threads: 0,
+            ponder: false,
+            move_overhead_ms: 0,
+            search_mode: SearchMode::DEFAULT,
+            chess960: false,
+            analyse_mode: false,
+            show_wdl: false,
+            syzygy: SyzygySettings { path: String::new(), probe_depth: 0, probe_limit: 0, rule50: false },
+            own_book: false,
+            book_file: String::new(),
+            limit_strength: false,
+            elo: 0,
+            skill: 0,
+            use_nnue: false,
+            eval_file: String::new(),
+            search: SearchSettings::default(),
+        };
+        for option in OPTIONS {
+            option.apply_default(&mut settings);
+        }
+        settings
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,6 @@
 //! Everything the UCI options set, typed: the engine reads its own settings and hands the
-//! searchers theirs. The defaults are the option table's.
+//! searchers theirs. The defaults are the option table's (`options.rs`).
 
-use super::options::OPTIONS;
 use super::searchers::SearchMode;
 use crate::search::SearchSettings;
 
@@ -55,35 +54,6 @@ pub struct Settings {
     pub eval_file: String,
     /// What the searchers read.
     pub search: SearchSettings,
-}
-
-impl Default for Settings {
-    /// The option table's defaults.
-    fn default() -> Settings {
-        let mut settings = Settings {
-            hash_mb: 0,
-            threads: 0,
-            ponder: false,
-            move_overhead_ms: 0,
-            search_mode: SearchMode::DEFAULT,
-            chess960: false,
-            analyse_mode: false,
-            show_wdl: false,
-            syzygy: SyzygySettings { path: String::new(), probe_depth: 0, probe_limit: 0, rule50: false },
-            own_book: false,
-            book_file: String::new(),
-            limit_strength: false,
-            elo: 0,
-            skill: 0,
-            use_nnue: false,
-            eval_file: String::new(),
-            search: SearchSettings::default(),
-        };
-        for option in OPTIONS {
-            option.apply_default(&mut settings);
-        }
-        settings
-    }
 }
 
 #[cfg(test)]

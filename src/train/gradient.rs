@@ -7,7 +7,8 @@
 
 use super::data::{Sample, sigmoid};
 use super::lanes;
-use super::model::{Layout, Model, screlu, screlu_slope};
+use super::lanes::{screlu, screlu_slope};
+use super::model::{Layout, Model};
 
 /// What one thread needs per sample besides the model: the accumulators of the forward
 /// pass and the loss's gradient at them.

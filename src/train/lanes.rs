@@ -4,8 +4,6 @@
 //! vector width, so results do not depend on the CPU. Plain indexed loops rather than
 //! iterator closures, which may be compiled apart from the AVX2 copy that calls them.
 
-use super::model::screlu;
-
 /// Lanes kept in registers at a time: 8 SSE or 4 AVX registers.
 const BLOCK: usize = 32;
 /// Interleaved partial sums of a dot product (a float sum in one chain would wait on
@@ -76,6 +74,19 @@ pub fn screlu_dot(acc: &[f32], weights: &[f32]) -> f32 {
         total += screlu(acc[lane]) * weights[lane];
     }
     total
+}
+
+/// SCReLU: the square of the input clamped to [0, 1].
+#[inline]
+pub fn screlu(x: f32) -> f32 {
+    let clamped = x.clamp(0.0, 1.0);
+    clamped * clamped
+}
+
+/// SCReLU's slope: 2x inside (0, 1), flat outside.
+#[inline]
+pub fn screlu_slope(x: f32) -> f32 {
+    if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 }
 }
 
 #[cfg(test)]

@@ -150,16 +150,3 @@ impl Model {
         }
     }
 }
-
-/// SCReLU: the square of the input clamped to [0, 1].
-#[inline]
-pub fn screlu(x: f32) -> f32 {
-    let clamped = x.clamp(0.0, 1.0);
-    clamped * clamped
-}
-
-/// SCReLU's slope: 2x inside (0, 1), flat outside.
-#[inline]
-pub fn screlu_slope(x: f32) -> f32 {
-    if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 }
-}

@@ -184,8 +184,8 @@ fn rounding_deviation(model: &Model, sample: &Sample) -> f32 {
     let mut variance = 0.0;
     for (acc, weights) in accumulators.iter().zip(weights) {
         for (&a, &w) in acc.iter().zip(weights) {
-            variance += super::model::screlu(a).powi(2) * uniform_variance(1.0 / QB as f32);
-            variance += (super::model::screlu_slope(a) * w).powi(2) * lane_variance;
+            variance += super::lanes::screlu(a).powi(2) * uniform_variance(1.0 / QB as f32);
+            variance += (super::lanes::screlu_slope(a) * w).powi(2) * lane_variance;
         }
     }
     variance.sqrt() * crate::eval::nnue::EVAL_SCALE as f32

@@ -6,56 +6,55 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Move, Position};
 
-use super::worker::Worker;
 use crate::eval::nnue::{self, Accumulator, Network, move_changes};
 use crate::eval::{draws, evaluate};
 use crate::search::MAX_PLY;
 
 /// The network and the accumulators of the line a thread searches.
-pub(super) struct NetworkLine {
+struct NetworkLine {
     net: Arc<Network>,
     /// Index `ply` holds the position at that ply of the current line.
     accumulators: Box<[Accumulator]>,
 }
 
-impl NetworkLine {
-    fn new(net: Arc<Network>) -> NetworkLine {
-        let empty = Accumulator::new(&net, &shakmaty::Board::empty());
-        NetworkLine { net, accumulators: vec![empty; MAX_PLY + 2].into_boxed_slice() }
-    }
-}
+/// A thread's static evaluation (`None`: the hand-crafted one).
+#[derive(Default)]
+pub(super) struct Evaluator(Option<NetworkLine>);
 
-impl Worker {
+impl Evaluator {
     /// Evaluates with `net` from now on (`None`: the hand-crafted evaluation).
     pub(super) fn set_network(&mut self, net: Option<Arc<Network>>) {
-        let same = match (&self.network, &net) {
+        let same = match (&self.0, &net) {
             (Some(line), Some(net)) => Arc::ptr_eq(&line.net, net),
             (None, None) => true,
             _ => false,
         };
         if !same {
-            self.network = net.map(NetworkLine::new);
+            self.0 = net.map(|net| {
+                let empty = Accumulator::new(&net, &shakmaty::Board::empty());
+                NetworkLine { net, accumulators: vec![empty; MAX_PLY + 2].into_boxed_slice() }
+            });
         }
     }
 
-    /// The network this thread evaluates with, if any.
-    pub(super) fn network_in_use(&self) -> Option<Arc<Network>> {
-        self.network.as_ref().map(|line| line.net.clone())
+    /// The network in use, if any.
+    pub(super) fn network(&self) -> Option<Arc<Network>> {
+        self.0.as_ref().map(|line| line.net.clone())
     }
 
     /// The static evaluation of `pos`, the position at `ply` of the current line, for its
     /// side to move; known draws are scaled towards 0 whichever evaluation gives it.
     #[inline]
     pub(super) fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
-        match &self.network {
+        match &self.0 {
             Some(line) => draws::scale(pos, nnue::evaluate(&line.net, &line.accumulators[ply], pos.turn())),
             None => evaluate(pos),
         }
     }
 
-    /// Starts the line's evaluation at `root` (ply 0).
-    pub(super) fn evaluate_from(&mut self, root: &Chess) {
-        if let Some(line) = &mut self.network {
+    /// Starts the line at `root` (ply 0).
+    pub(super) fn start_at(&mut self, root: &Chess) {
+        if let Some(line) = &mut self.0 {
             line.accumulators[0].refresh(&line.net, root.board());
         }
     }
@@ -63,7 +62,7 @@ impl Worker {
     /// Prepares the evaluation of the position after `m`, played in `pos` at `ply`.
     #[inline]
     pub(super) fn follow_move(&mut self, ply: usize, pos: &Chess, m: Move) {
-        if let Some(line) = &mut self.network {
+        if let Some(line) = &mut self.0 {
             let changes = move_changes(pos, m);
             let (before, after) = line.accumulators.split_at_mut(ply + 1);
             after[0] = before[ply];
@@ -74,7 +73,7 @@ impl Worker {
     /// Prepares the evaluation after a null move at `ply`: the same pieces.
     #[inline]
     pub(super) fn follow_null_move(&mut self, ply: usize) {
-        if let Some(line) = &mut self.network {
+        if let Some(line) = &mut self.0 {
             line.accumulators[ply + 1] = line.accumulators[ply];
         }
     }

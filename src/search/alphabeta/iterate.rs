@@ -32,7 +32,7 @@ impl Worker {
         self.lines.clear();
         let root_key = key_of(root);
         self.line.set_root(&job.history, root_key);
-        self.evaluate_from(root);
+        self.evaluator.start_at(root);
 
         let mut root_moves = self.initial_root_moves(root, root_key, &limits.searchmoves);
         if root_moves.is_empty() {

@@ -154,7 +154,7 @@ impl AlphaBeta {
         self.shared = shared.clone();
         self.main.shared = shared;
         self.helpers = HelperPool::new(threads - 1, &self.shared, &self.signals, &self.main.syzygy);
-        self.helpers.set_network(&self.main.network_in_use());
+        self.helpers.set_network(&self.main.evaluator.network());
     }
 }
 
@@ -188,7 +188,7 @@ impl Searcher for AlphaBeta {
         self.multi_pv = settings.multi_pv;
         self.level = settings.level;
         self.helpers.set_network(&settings.network);
-        self.main.set_network(settings.network.clone());
+        self.main.evaluator.set_network(settings.network.clone());
         Vec::new()
     }
 

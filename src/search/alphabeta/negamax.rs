@@ -85,7 +85,7 @@ impl Worker {
             return None;
         }
         let draft = (depth + TABLEBASE_DRAFT_BONUS).min(MAX_PLY as i32);
-        let eval = self.evaluate(pos, ply);
+        let eval = self.evaluator.evaluate(pos, ply);
         self.shared.tt.store(key, ply, NO_MOVE, value, eval, draft, bound);
         Some(value)
     }
@@ -108,7 +108,7 @@ impl Worker {
                 return self.quiescence::<P>(pos, key, ply, alpha, beta);
             }
             self.visit(ply);
-            return self.evaluate(pos, ply);
+            return self.evaluator.evaluate(pos, ply);
         }
         if self.visit(ply) {
             return 0;
@@ -117,7 +117,7 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos, ply);
+            return self.evaluator.evaluate(pos, ply);
         }
         if P::FEATURES.mate_distance {
             // Mate distance pruning: no line from here can beat a mate already found nearer.
@@ -148,7 +148,8 @@ impl Worker {
             return value;
         }
 
-        let raw_eval = if in_check { -INFINITY } else { tt_hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval) };
+        let raw_eval =
+            if in_check { -INFINITY } else { tt_hit.map_or_else(|| self.evaluator.evaluate(pos, ply), |h| h.eval) };
         let static_eval = if in_check { -INFINITY } else { self.static_eval::<P>(pos, raw_eval) };
         self.line.plies[ply].static_eval = (!in_check).then_some(static_eval);
         let improving = self.improving(ply);
@@ -175,7 +176,7 @@ impl Worker {
                     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
                 let null_key = key_of(&null_pos);
                 self.line.keys.push(null_key);
-                self.follow_null_move(ply);
+                self.evaluator.follow_null_move(ply);
                 let value = -self.negamax::<P, false>(
                     &null_pos,
                     null_key,
@@ -301,7 +302,7 @@ impl Worker {
             let moved = piece_to(side, m);
             self.line.plies[ply].moved = moved;
             self.line.keys.push(child_key);
-            self.follow_move(ply, pos, m);
+            self.evaluator.follow_move(ply, pos, m);
             let value = if searched == 0 {
                 -self.negamax::<P, PV>(&child, child_key, new_depth, ply + 1, -beta, -alpha, true)
             } else {

@@ -32,7 +32,7 @@ impl AlphaBeta {
         let worker = &mut self.main;
         worker.start(limits.nodes.unwrap_or(u64::MAX), limits.clock.cloned(), true);
         let key = key_of(pos);
-        worker.evaluate_from(pos);
+        worker.evaluator.start_at(pos);
         if depth == 0 {
             let value = worker.quiescence::<P>(pos, key, 0, alpha, beta);
             return (!worker.stopped).then_some(value);
@@ -127,11 +127,11 @@ impl Prober for AlphaBeta {
 
     fn set_network(&mut self, net: Option<Arc<Network>>) {
         self.helpers.set_network(&net);
-        self.main.set_network(net);
+        self.main.evaluator.set_network(net);
     }
 
     fn evaluate(&mut self, pos: &Chess) -> i32 {
-        self.main.evaluate_from(pos);
-        self.main.evaluate(pos, 0)
+        self.main.evaluator.start_at(pos);
+        self.main.evaluator.evaluate(pos, 0)
     }
 }

@@ -30,7 +30,7 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos, ply);
+            return self.evaluator.evaluate(pos, ply);
         }
         let pv = beta - alpha > 1;
         let tt_hit = if P::FEATURES.transposition_table { self.shared.tt.probe(key, ply) } else { None };
@@ -56,7 +56,7 @@ impl Worker {
             stand_pat = -INFINITY;
             best_value = -INFINITY;
         } else {
-            raw_eval = tt_hit.map_or_else(|| self.evaluate(pos, ply), |h| h.eval);
+            raw_eval = tt_hit.map_or_else(|| self.evaluator.evaluate(pos, ply), |h| h.eval);
             let static_eval = self.static_eval::<P>(pos, raw_eval);
             stand_pat = match tt_hit {
                 Some(hit) if hit.value.abs() < MATE_BOUND && hit.settles(static_eval, static_eval) => hit.value,
@@ -90,7 +90,7 @@ impl Worker {
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
             self.shared.tt.prefetch(child_key);
-            self.follow_move(ply, pos, m);
+            self.evaluator.follow_move(ply, pos, m);
             let value = -self.quiescence::<P>(&child, child_key, ply + 1, -beta, -alpha);
             if self.stopped {
                 return 0;

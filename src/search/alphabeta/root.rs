@@ -60,7 +60,7 @@ impl Worker {
     ) -> i32 {
         self.line.pv_len[0] = 0;
         self.line.plies[0].static_eval =
-            (!root.is_check()).then(|| self.static_eval::<P>(root, self.evaluate(root, 0)));
+            (!root.is_check()).then(|| self.static_eval::<P>(root, self.evaluator.evaluate(root, 0)));
         let mut best_value = -INFINITY;
         for index in 0..root_moves.len() {
             let mv = root_moves[index].mv;
@@ -75,7 +75,7 @@ impl Worker {
             let new_depth = depth - 1 + extension;
             self.line.plies[0].moved = piece_to(root.turn(), mv);
             self.line.keys.push(child_key);
-            self.follow_move(0, root, mv);
+            self.evaluator.follow_move(0, root, mv);
             let value = if index == 0 {
                 -self.negamax::<P, true>(&child, child_key, new_depth, 1, -beta, -alpha, true)
             } else {

@@ -55,7 +55,7 @@ impl Helper {
                         Command::Search(job, selectivity) => help(&mut worker, &job, selectivity),
                         Command::NewGame => worker.histories.clear(),
                         Command::SetTablebases(tables) => worker.syzygy = tables,
-                        Command::SetNetwork(net) => worker.set_network(net),
+                        Command::SetNetwork(net) => worker.evaluator.set_network(net),
                     }
                     let _ = finished.send(());
                 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
 
-use super::evaluation::NetworkLine;
+use super::evaluation::Evaluator;
 use super::history::Histories;
 use super::params::CHECK_INTERVAL;
 use super::shared::SharedState;
@@ -30,9 +30,8 @@ pub(super) struct Worker {
     pub(super) syzygy: Option<Syzygy>,
     /// What earlier cutoffs taught about move order, and the evaluation's corrections.
     pub(super) histories: Histories,
-    /// The network and its accumulators along the line (`None`: the hand-crafted
-    /// evaluation).
-    pub(super) network: Option<NetworkLine>,
+    /// The static evaluation, with the network's accumulators along the line.
+    pub(super) evaluator: Evaluator,
     /// The line from the root, with the game's positions before it.
     pub(super) line: SearchLine,
     /// The lines of the last finished iteration, best first.
@@ -64,7 +63,7 @@ impl Worker {
             signals,
             syzygy: None,
             histories: Histories::default(),
-            network: None,
+            evaluator: Evaluator::default(),
             line: SearchLine::default(),
             lines: Vec::new(),
             nodes: 0,

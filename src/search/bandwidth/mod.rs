@@ -23,6 +23,7 @@ mod runner_up;
 mod schedule;
 mod select;
 pub mod synthetic;
+mod tip_cache;
 pub mod tree;
 mod window;
 
