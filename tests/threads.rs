@@ -89,3 +89,18 @@ fn threads_in_bandwidth_mode_are_refused_aloud_and_kept_for_alpha_beta() {
     let lines = e.ready();
     assert!(info_strings(&lines).iter().any(|s| s.contains("one thread, not 2")), "the switch says so: {lines:#?}");
 }
+
+#[test]
+fn go_depth_with_helpers_answers_at_that_depth() {
+    let mut e = Harrier::spawn();
+    e.send("setoption name Threads value 2");
+    for fen in ["r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9", MATE_IN_TWO] {
+        let pos = position(Some(fen), &[]);
+        for depth in [6, 9] {
+            e.send(&format!("position fen {fen}"));
+            let search = e.go(&format!("go depth {depth}"), &pos);
+            let reported = search.final_field("depth").expect("a final report");
+            assert!(reported >= i64::from(depth), "go depth {depth} answered at depth {reported}: {fen}");
+        }
+    }
+}
