@@ -44,11 +44,12 @@ impl Worker {
         let may_store = P::FEATURES.transposition_table && tt_hit.is_none_or(|h| h.depth <= QUIESCENCE_DRAFT);
         let original_alpha = alpha;
         let in_check = pos.is_check();
-        let mut moves = pos.legal_moves();
+        let mut moves;
         let raw_eval;
         let stand_pat;
         let mut best_value;
         if in_check {
+            moves = pos.legal_moves();
             if moves.is_empty() {
                 return mated_in(ply);
             }
@@ -70,6 +71,8 @@ impl Worker {
             }
             alpha = alpha.max(stand_pat);
             best_value = stand_pat;
+            // Generated only now: a stand pat at or above beta needs no moves.
+            moves = pos.legal_moves();
             moves.retain(|m| is_tactical(*m));
         }
 
