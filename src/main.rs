@@ -38,7 +38,8 @@ usage:
                [--out file]
                                        fit the evaluation weights to labelled positions
   harrier train <data dir or file>... [--out file] [--hidden n] [--epochs n] [--batch n] [--lr x]
-                [--wdl x] [--threads n] [--seed n] [--validation share] [--resume file]
+                [--wdl x] [--threads n] [--seed n] [--validation share] [--mirror 0|1]
+                [--resume file]
                                        train the evaluation network on datagen's games";
 
 fn main() -> ExitCode {
@@ -244,6 +245,7 @@ fn train_command(args: &[String]) -> Result<(), String> {
             "--threads" => plan.threads = number::<usize>(value, "--threads")?.max(1),
             "--seed" => plan.seed = number(value, "--seed")?,
             "--validation" => settings.validation = number(value, "--validation")?,
+            "--mirror" => settings.mirror = number::<u8>(value, "--mirror")? != 0,
             "--resume" => settings.resume = Some(value.into()),
             _ => return Err(format!("unknown option '{arg}'")),
         }

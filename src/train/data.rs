@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use once_cell::sync::Lazy;
-use shakmaty::{Chess, Color, Piece, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
 use crate::datagen::format::read_games;
 use crate::datagen::training_positions;
@@ -41,7 +41,22 @@ impl Sample {
     /// The sample of `pos` scored `score` (side to move's view) from a game that ended
     /// `result` (1, 0.5 or 0 for the side to move); `None` beyond [`MAX_PIECES`] pieces.
     pub fn new(pos: &Chess, score: i16, result: f32) -> Option<Sample> {
-        let board = pos.board();
+        Sample::of_board(pos.board(), pos.turn(), score, result)
+    }
+
+    /// The sample of `pos` with its files mirrored (a to h), for a position without
+    /// castling rights, whose value the mirror keeps; `None` when it has castling rights
+    /// or too many pieces.
+    pub fn mirrored(pos: &Chess, score: i16, result: f32) -> Option<Sample> {
+        if pos.castles().any() {
+            return None;
+        }
+        let mut board = pos.board().clone();
+        board.flip_horizontal();
+        Sample::of_board(&board, pos.turn(), score, result)
+    }
+
+    fn of_board(board: &Board, turn: Color, score: i16, result: f32) -> Option<Sample> {
         if board.occupied().count() > MAX_PIECES {
             return None;
         }
@@ -54,7 +69,7 @@ impl Sample {
             pieces,
             score,
             result: (result * 2.0).round().clamp(0.0, 2.0) as u8,
-            white_to_move: pos.turn() == Color::White,
+            white_to_move: turn == Color::White,
         })
     }
 
@@ -153,7 +168,13 @@ pub fn chunk_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 /// Reads every chunk file of `inputs` on `threads` threads. A game goes to validation
 /// with probability `validation_share`, decided by `seed`, its file's name and its place
 /// in the file, so the split of a game stays the same as more chunk files arrive.
-pub fn load(inputs: &[PathBuf], validation_share: f64, seed: u64, threads: usize) -> Result<Dataset, String> {
+pub fn load(
+    inputs: &[PathBuf],
+    validation_share: f64,
+    mirror: bool,
+    seed: u64,
+    threads: usize,
+) -> Result<Dataset, String> {
     let files = chunk_files(inputs)?;
     let per_thread = files.len().div_ceil(threads.max(1)).max(1);
     let parts = std::thread::scope(|scope| {
@@ -161,7 +182,7 @@ pub fn load(inputs: &[PathBuf], validation_share: f64, seed: u64, threads: usize
             .chunks(per_thread)
             .map(|part| {
                 scope.spawn(move || {
-                    part.iter().map(|path| load_file(path, validation_share, seed)).collect::<Result<Vec<_>, _>>()
+                    part.iter().map(|path| load_file(path, validation_share, mirror, seed)).collect::<Result<Vec<_>, _>>()
                 })
             })
             .collect();
@@ -180,7 +201,7 @@ pub fn load(inputs: &[PathBuf], validation_share: f64, seed: u64, threads: usize
 }
 
 /// One chunk file's positions.
-fn load_file(path: &Path, validation_share: f64, seed: u64) -> Result<Dataset, String> {
+fn load_file(path: &Path, validation_share: f64, mirror: bool, seed: u64) -> Result<Dataset, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let games = read_games(bytes.as_slice()).map_err(|e| format!("{}: {e}", path.display()))?;
     let name = path.file_name().map_or(Vec::new(), |name| name.as_encoded_bytes().to_vec());
@@ -190,7 +211,11 @@ fn load_file(path: &Path, validation_share: f64, seed: u64) -> Result<Dataset, S
         let draw = mix(file_key ^ (index as u64).wrapping_mul(GOLDEN_GAMMA)) as f64 / u64::MAX as f64;
         let side = if draw < validation_share { &mut data.validation } else { &mut data.training };
         for (pos, score) in training_positions(game) {
-            side.extend(Sample::new(&pos, score, game.result.score_for(pos.turn())));
+            let result = game.result.score_for(pos.turn());
+            side.extend(Sample::new(&pos, score, result));
+            if mirror {
+                side.extend(Sample::mirrored(&pos, score, result));
+            }
         }
     }
     Ok(data)
@@ -213,6 +238,24 @@ mod tests {
     use crate::datagen::format::{GameRecord, GameResult, write_header};
     use crate::moves::{encode, parse_uci};
     use shakmaty::{CastlingMode, fen::Fen};
+
+    #[test]
+    fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
+        let chess = |fen: &str| -> Chess { fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap() };
+        let pos = chess("2r3k1/pp3ppp/4pn2/3p4/1bPP4/2N1P3/PP3PPP/R4RK1 b - - 0 1");
+        let mirror = chess("1k3r2/ppp3pp/2np4/4p3/4PPb1/3P1N2/PPP3PP/1KR4R b - - 0 1");
+        let inputs = |sample: Sample| {
+            let inputs = sample.inputs();
+            let mut both = (inputs.ours[..inputs.count].to_vec(), inputs.theirs[..inputs.count].to_vec());
+            both.0.sort_unstable();
+            both.1.sort_unstable();
+            both
+        };
+        let mirrored = Sample::mirrored(&pos, 40, 0.5).unwrap();
+        assert_eq!(inputs(mirrored), inputs(Sample::new(&mirror, 40, 0.5).unwrap()));
+        assert_eq!((mirrored.score, mirrored.result), (40, 1));
+        assert!(Sample::mirrored(&Chess::default(), 0, 0.5).is_none(), "castling rights are not symmetric");
+    }
 
     #[test]
     fn a_sample_gives_the_inputs_of_its_position() {
@@ -260,20 +303,20 @@ mod tests {
         write_chunk(&dir.join("games-s1-000000.bin"), 200);
         write_chunk(&dir.join("games-s1-000001.bin"), 100);
         std::fs::write(dir.join("notes.txt"), "not a chunk").unwrap();
-        let data = load(std::slice::from_ref(&dir), 0.25, 9, 2).unwrap();
+        let data = load(std::slice::from_ref(&dir), 0.25, false, 9, 2).unwrap();
         assert_eq!((data.files, data.games), (2, 300));
         assert_eq!(data.training.len() + data.validation.len(), 300 * 4);
         assert_eq!(data.validation.len() % 4, 0, "a game's positions stay together");
         let held_out = data.validation.len() / 4;
         assert!((40..110).contains(&held_out), "{held_out} of 300 games held out at 25 %");
-        let again = load(std::slice::from_ref(&dir), 0.25, 9, 1).unwrap();
+        let again = load(std::slice::from_ref(&dir), 0.25, false, 9, 1).unwrap();
         assert_eq!((again.training, again.validation), (data.training, data.validation));
-        let first_file = load(&[dir.join("games-s1-000000.bin")], 0.0, 9, 1).unwrap();
+        let first_file = load(&[dir.join("games-s1-000000.bin")], 0.0, false, 9, 1).unwrap();
         assert_eq!(first_file.training[0].target(1.0), 1.0, "White won, and White moves first");
         std::fs::write(dir.join("games-s1-000002.bin"), b"HRRGAME1\x05abc").unwrap();
-        let error = load(std::slice::from_ref(&dir), 0.25, 9, 2).unwrap_err();
+        let error = load(std::slice::from_ref(&dir), 0.25, false, 9, 2).unwrap_err();
         assert!(error.contains("games-s1-000002.bin"), "{error}");
-        assert!(load(&[dir.join("missing")], 0.0, 1, 1).is_err());
+        assert!(load(&[dir.join("missing")], 0.0, false, 1, 1).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

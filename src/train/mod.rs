@@ -66,6 +66,9 @@ pub struct TrainSettings {
     pub hidden: usize,
     /// The share of games held out to measure the validation loss.
     pub validation: f64,
+    /// Also train on each position without castling rights mirrored from a to h (its
+    /// value is the same).
+    pub mirror: bool,
     /// A checkpoint to carry on from.
     pub resume: Option<PathBuf>,
     /// The optimiser's settings.
@@ -80,6 +83,7 @@ impl TrainSettings {
             out: PathBuf::from("net.bin"),
             hidden: HIDDEN,
             validation: DEFAULT_VALIDATION,
+            mirror: true,
             resume: None,
             plan: Plan {
                 epochs: DEFAULT_EPOCHS,
@@ -221,7 +225,7 @@ pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<Summary,
     settings.check()?;
     let start = Instant::now();
     let plan = settings.plan;
-    let data = data::load(&settings.inputs, settings.validation, plan.seed, plan.threads)?;
+    let data = data::load(&settings.inputs, settings.validation, settings.mirror, plan.seed, plan.threads)?;
     if data.training.is_empty() {
         return Err(format!("no training positions in {} files of {} games", data.files, data.games));
     }
