@@ -182,7 +182,9 @@ pub fn load(
             .chunks(per_thread)
             .map(|part| {
                 scope.spawn(move || {
-                    part.iter().map(|path| load_file(path, validation_share, mirror, seed)).collect::<Result<Vec<_>, _>>()
+                    part.iter()
+                        .map(|path| load_file(path, validation_share, mirror, seed))
+                        .collect::<Result<Vec<_>, _>>()
                 })
             })
             .collect();
