@@ -11,7 +11,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use harrier::moves::parse_uci;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position, PositionError};
 
 use common::*;
 
@@ -650,6 +651,24 @@ fn go_nodes_holds_when_a_frozen_tree_looks_further() {
     // The probes stop at the limit; the tree's own nodes of the last steps come on top.
     assert!(nodes <= 2 * LIMIT, "go nodes {LIMIT} searched {nodes} nodes");
     e.ready();
+}
+
+/// `setoption` is answered at once on a tree rooted at a position with far too much
+/// material (64 queens and kings, which the engine accepts repaired): resetting the tree
+/// valued its root by a quiescence probe that no `stop` reaches, and that probe ran on for
+/// hours, so the engine stopped answering.
+#[test]
+fn setoption_is_answered_on_a_tree_rooted_at_far_too_much_material() {
+    const QUEENS: &str = "kqqqqqqq/qqqqqqqq/qqqqqqqq/qqqqqqqq/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQK w - - 0 1";
+    let fen: Fen = QUEENS.parse().expect("the FEN parses");
+    let pos = fen.into_position(CastlingMode::Standard).or_else(PositionError::ignore_too_much_material).unwrap();
+    let mut e = bandwidth_engine("Harris", false);
+    e.send(&format!("position fen {QUEENS}"));
+    e.send("go infinite");
+    e.send("stop");
+    e.bestmove(&pos, TIMEOUT);
+    e.send("setoption name TipProbeDepth value 3");
+    e.ready_within(TIMEOUT);
 }
 
 /// `go depth` ends when the tree cannot grow: in 1 MB a band of 2000 leaves no room for

@@ -16,7 +16,7 @@ use crate::search::{INFINITY, MATE, Reporter, SearchJob, SearchOutcome, Signals,
 use crate::zobrist::{key_after, key_of};
 
 use super::game_tree::{Accuracy, GameTree, Tip, Window};
-use super::params::DEEPEST_TIP_PROBE;
+use super::params::{DEEPEST_TIP_PROBE, MAX_QUIESCENCE_PROBE_NODES};
 
 /// A position with its zobrist key.
 #[derive(Clone, Debug)]
@@ -339,7 +339,10 @@ impl ChessTree {
         if let Some(value) = self.table_value(pos.key, depth, alpha, beta) {
             return Tip::windowed(value.clamp(-MATE, MATE), depth, window);
         }
-        let nodes = self.probe_budget.map(|budget| budget.saturating_sub(self.probe_nodes));
+        let mut nodes = self.probe_budget.map(|budget| budget.saturating_sub(self.probe_nodes));
+        if depth == 0 {
+            nodes = Some(nodes.map_or(MAX_QUIESCENCE_PROBE_NODES, |n| n.min(MAX_QUIESCENCE_PROBE_NODES)));
+        }
         let limits = ProbeLimits { clock: self.clock.as_ref(), nodes };
         let probe = self.prober.probe(&pos.pos, &self.keys, depth, (window.alpha, window.beta), limits);
         self.probe_nodes += self.prober.nodes();
