@@ -8,7 +8,7 @@ use harrier::search::alphabeta::presets::Selectivity;
 /// `harrier bench`'s node count.
 const ALPHA_BETA_SIGNATURE: u64 = 2_450_773;
 /// `harrier bench --bandwidth`'s node count.
-const BANDWIDTH_SIGNATURE: u64 = 3_708_785;
+const BANDWIDTH_SIGNATURE: u64 = 3_699_879;
 /// `harrier bench --minimax`'s node count.
 const MINIMAX_SIGNATURE: u64 = 5_889_689;
 
