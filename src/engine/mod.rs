@@ -132,6 +132,11 @@ impl Engine {
         self.game.position()
     }
 
+    /// The game as the last accepted `position` command set it.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
     /// The value of every option.
     pub fn settings(&self) -> &Settings {
         &self.settings

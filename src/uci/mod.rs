@@ -2,6 +2,7 @@
 //! thread hands each command, and the search worker's events, to the [`Session`] (the
 //! engine and its writer). Only this layer touches stdin and stdout.
 
+pub mod fuzz;
 pub mod output;
 pub mod parse;
 pub mod session;
