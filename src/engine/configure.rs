@@ -83,9 +83,15 @@ impl Engine {
         } else if wanted.search != old.search {
             self.run_change(Change::Search(wanted.search.clone()));
         }
-        if wanted.threads != old.threads {
-            // A mode that searches on one thread says so and keeps the value for the others.
-            self.run_change(Change::Threads(wanted.threads));
+        // A mode that searches on one thread says so and keeps the value for the others.
+        if wanted.threads != old.threads && !self.run_change(Change::Threads(wanted.threads)) {
+            let kept = if old.threads == 1 {
+                "one search thread".to_string()
+            } else {
+                format!("{} search threads", old.threads)
+            };
+            self.out.info_string(&format!("keeping {kept}"));
+            wanted.threads = old.threads;
         }
         if wanted.syzygy != old.syzygy && !self.load_tablebases(&wanted.syzygy, &old.syzygy) {
             wanted.syzygy = old.syzygy.clone();

@@ -508,10 +508,10 @@ impl crate::search::Searcher for Bandwidth {
     }
 
     /// Bandwidth mode grows one tree on one thread.
-    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    fn set_threads(&mut self, threads: usize) -> Result<Option<String>, String> {
         match threads {
-            1 => Ok(()),
-            _ => Err(format!("bandwidth mode searches on one thread, not {threads}; the other modes use them")),
+            1 => Ok(None),
+            _ => Ok(Some(format!("bandwidth mode searches on one thread, not {threads}; the other modes use them"))),
         }
     }
 
