@@ -40,7 +40,14 @@ usage:
   harrier train <data dir or file>... [--out file] [--hidden n] [--epochs n] [--batch n] [--lr x]
                 [--wdl x] [--threads n] [--seed n] [--validation share] [--mirror 0|1]
                 [--resume file]
-                                       train the evaluation network on datagen's games";
+                                       train the evaluation network on datagen's games
+  harrier fuzz [--lines n] [--seed n]  feed the engine generated UCI input in process and check
+                                       every answer (exit status 1 on a finding)";
+
+/// The exit status of a fuzz run that found a problem.
+const FINDING_STATUS: u8 = 1;
+/// The lines a fuzz run feeds unless told otherwise.
+const DEFAULT_FUZZ_LINES: u64 = 1_000_000;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -62,6 +69,10 @@ fn main() -> ExitCode {
         Some("tune") => tune_command(&args[1..]),
         Some("train") => train_command(&args[1..]),
         Some("datagen") => datagen_command(&args[1..]),
+        Some("fuzz") => match fuzz_command(&args[1..]) {
+            Ok(clean) => return if clean { ExitCode::SUCCESS } else { ExitCode::from(FINDING_STATUS) },
+            Err(message) => Err(message),
+        },
         Some("help") => {
             print_text(USAGE);
             Ok(())
@@ -297,6 +308,33 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
     }
     eprintln!("datagen: done: {}", datagen::progress_line(made.games, made.positions, start.elapsed()));
     Ok(())
+}
+
+/// `harrier fuzz`: progress and the report on stderr, a finding on stdout; true when the
+/// run found nothing.
+fn fuzz_command(args: &[String]) -> Result<bool, String> {
+    use harrier::uci::fuzz::{self, FuzzSettings};
+    let mut settings = FuzzSettings { lines: DEFAULT_FUZZ_LINES, seed: 1 };
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        match flag.as_str() {
+            "--lines" => settings.lines = number(value, "--lines")?,
+            "--seed" => settings.seed = number(value, "--seed")?,
+            _ => return Err(format!("unknown option '{flag}'")),
+        }
+    }
+    let outcome = fuzz::run(&settings, &mut |report| eprintln!("fuzz: {report}"));
+    match outcome {
+        Ok(report) => {
+            eprintln!("fuzz: done, seed {}: {report}", settings.seed);
+            Ok(true)
+        }
+        Err(finding) => {
+            print_text(&format!("fuzz: finding: {finding}"));
+            Ok(false)
+        }
+    }
 }
 
 fn epd_command(args: &[String]) -> Result<(), String> {

@@ -133,10 +133,19 @@ fn bandwidth_mode_thinks_between_moves_only_when_allowed() {
 
 #[test]
 fn help_is_printed_for_the_engine_and_every_tool() {
-    for args in [&["--help"][..], &["-h"], &["help"], &["epd", "--help"], &["bench", "-h"], &["perft", "--help"]] {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["help"],
+        &["epd", "--help"],
+        &["bench", "-h"],
+        &["perft", "--help"],
+        &["fuzz", "-h"],
+    ] {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_harrier")).args(args).output().unwrap();
         assert!(output.status.success(), "harrier {args:?}: {output:?}");
         let text = String::from_utf8_lossy(&output.stdout);
-        assert!(text.starts_with("usage:") && text.contains("harrier epd <file>"), "harrier {args:?}: {text}");
+        let tools = text.contains("harrier epd <file>") && text.contains("harrier fuzz [--lines n]");
+        assert!(text.starts_with("usage:") && tools, "harrier {args:?}: {text}");
     }
 }

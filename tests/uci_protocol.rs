@@ -6,6 +6,7 @@ mod common;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use harrier::search::alphabeta::params::MATE_PROOF_EXTRA_PLIES;
 use shakmaty::{CastlingMode, Chess};
 
 use common::*;
@@ -69,13 +70,17 @@ fn go_depth_stops_at_that_depth() {
     assert!(search.ponder.is_some(), "a depth-5 pv has a reply to ponder on");
 }
 
+/// One thread keeps a node limit exactly: nodes entered while the search unwinds at the
+/// limit are not counted.
 #[test]
-fn go_nodes_stays_near_the_node_limit() {
+fn go_nodes_keeps_to_the_node_limit() {
     let mut e = Harrier::spawn();
     e.send("position startpos moves e2e4");
-    let search = e.go("go nodes 5000", &position(None, &["e2e4"]));
-    let nodes = search.final_field("nodes").expect("the final info has nodes");
-    assert!(nodes <= 5500, "searched {nodes} nodes for go nodes 5000");
+    for limit in [5_000, 200_000] {
+        let search = e.go(&format!("go nodes {limit}"), &position(None, &["e2e4"]));
+        let nodes = search.final_field("nodes").expect("the final info has nodes");
+        assert!(nodes <= limit && nodes > limit / 2, "searched {nodes} nodes for go nodes {limit}");
+    }
 }
 
 #[test]
@@ -119,6 +124,41 @@ fn go_mate_finds_the_mate_in_two() {
     assert!(report.contains(" score mate 2 "), "{report}");
     let best = assert_legal(&pos, &search.best);
     assert!(mates.contains(&best), "{} does not mate in two", search.best);
+}
+
+/// The deepest iteration a search of a proven mate `plies` plies away may report: the
+/// rule's depth (twice the distance and the extra plies) and a few iterations more, for
+/// the mate to be found at all and then twice alike.
+fn proven_mate_depth(plies: u32) -> u32 {
+    2 * plies + MATE_PROOF_EXTRA_PLIES + 4
+}
+
+/// Once a forced mate is proven the iterations end, as other engines' do; a GUI otherwise
+/// shows the mate at the search's last depth (`+M2/120`). `go infinite` still answers only
+/// at `stop`, and the side being mated stops as early.
+#[test]
+fn a_proven_mate_ends_the_iterations_at_a_modest_depth() {
+    let pos = position(Some(MATE_IN_TWO), &[]);
+    let mut e = Harrier::spawn();
+    e.send(&format!("position fen {MATE_IN_TWO}"));
+    let search = e.go("go depth 30", &pos);
+    assert_eq!(search.final_field("mate"), Some(2), "{:#?}", search.lines);
+    assert!(search.max_depth() <= proven_mate_depth(3), "{:#?}", search.lines);
+
+    e.send("go infinite");
+    e.no_bestmove_for(WATCH);
+    e.send("stop");
+    let search = e.bestmove(&pos, TIMEOUT);
+    assert!(search.elapsed < PROMPT, "bestmove after stop took {:?}", search.elapsed);
+    assert_eq!(search.final_field("mate"), Some(2));
+    assert!(search.max_depth() <= proven_mate_depth(3), "{:#?}", search.lines);
+
+    // After 1. Nf6+ Black is mated in one move, whatever he plays.
+    let mated = position(Some(MATE_IN_TWO), &["d5f6"]);
+    e.send(&format!("position fen {MATE_IN_TWO} moves d5f6"));
+    let search = e.go("go depth 30", &mated);
+    assert_eq!(search.final_field("mate"), Some(-1), "{:#?}", search.lines);
+    assert!(search.max_depth() <= proven_mate_depth(2), "{:#?}", search.lines);
 }
 
 #[test]

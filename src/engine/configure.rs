@@ -10,7 +10,6 @@ use super::options::{self, Action, OptionChange};
 use super::settings::{Settings, SyzygySettings};
 use super::worker::Change;
 use crate::eval::nnue::{self, Network};
-use crate::search::level::Level;
 use crate::search::syzygy::Syzygy;
 
 impl Engine {
@@ -65,7 +64,7 @@ impl Engine {
                 }
             }
         }
-        wanted.search.level = level_of(&wanted);
+        wanted.search.level = wanted.playing_level();
         if wanted.hash_mb != old.hash_mb && !self.run_change(Change::Resize(wanted.hash_mb)) {
             self.out.info_string(&format!("keeping {} MB", old.hash_mb));
             wanted.hash_mb = old.hash_mb;
@@ -85,9 +84,15 @@ impl Engine {
         } else if wanted.search != old.search {
             self.run_change(Change::Search(wanted.search.clone()));
         }
-        if wanted.threads != old.threads {
-            // A mode that searches on one thread says so and keeps the value for the others.
-            self.run_change(Change::Threads(wanted.threads));
+        // A mode that searches on one thread says so and keeps the value for the others.
+        if wanted.threads != old.threads && !self.run_change(Change::Threads(wanted.threads)) {
+            let kept = if old.threads == 1 {
+                "one search thread".to_string()
+            } else {
+                format!("{} search threads", old.threads)
+            };
+            self.out.info_string(&format!("keeping {kept}"));
+            wanted.threads = old.threads;
         }
         if wanted.syzygy != old.syzygy && !self.load_tablebases(&wanted.syzygy, &old.syzygy) {
             wanted.syzygy = old.syzygy.clone();
@@ -152,12 +157,6 @@ impl Engine {
             }
         }
     }
-}
-
-/// The playing level `settings` ask for: `UCI_Elo`'s with `UCI_LimitStrength`, else
-/// `Skill Level`'s (`None`: full strength).
-pub(super) fn level_of(settings: &Settings) -> Option<Level> {
-    if settings.limit_strength { Level::from_elo(settings.elo) } else { Level::from_skill(settings.skill) }
 }
 
 /// The network `settings` ask for: `EvalFile`'s (the built-in one when it is empty), used

@@ -96,7 +96,7 @@ impl Engine {
         let signals = Arc::new(Signals::default());
         let mut settings = Settings::default();
         settings.search.network = configure::network_of(&settings).expect("the built-in network loads");
-        settings.search.level = configure::level_of(&settings);
+        settings.search.level = settings.playing_level();
         let mut searcher = searchers::build(settings.search_mode, settings.hash_mb, signals.clone())
             .expect("the default hash table fits in memory");
         searcher.configure(&settings.search);
@@ -134,6 +134,11 @@ impl Engine {
     /// The current position.
     pub fn position(&self) -> &Chess {
         self.game.position()
+    }
+
+    /// The game as the last accepted `position` command set it.
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// The value of every option.

@@ -3,6 +3,7 @@
 
 use super::searchers::SearchMode;
 use crate::search::SearchSettings;
+use crate::search::level::Level;
 
 /// The Syzygy options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +55,14 @@ pub struct Settings {
     pub eval_file: String,
     /// What the searchers read.
     pub search: SearchSettings,
+}
+
+impl Settings {
+    /// The playing level these settings ask for: `UCI_Elo`'s with `UCI_LimitStrength`, else
+    /// `Skill Level`'s (`None`: full strength).
+    pub fn playing_level(&self) -> Option<Level> {
+        if self.limit_strength { Level::from_elo(self.elo) } else { Level::from_skill(self.skill) }
+    }
 }
 
 #[cfg(test)]

@@ -199,7 +199,7 @@ impl Host {
             Change::Clear => searcher.clear(),
             Change::Resize(mb) => searcher.resize(mb)?,
             Change::Search(settings) => return Ok(searcher.configure(&settings)),
-            Change::Threads(count) => return Ok(searcher.set_threads(count).err().into_iter().collect()),
+            Change::Threads(count) => return searcher.set_threads(count).map(|note| note.into_iter().collect()),
             Change::Tablebases(tablebases) => searcher.set_tablebases(tablebases),
             Change::Replace { mode, previous, hash_mb, search, threads, tablebases } => {
                 return self.replace((mode, previous), hash_mb, &search, threads, tablebases);
@@ -232,7 +232,10 @@ impl Host {
         self.searcher = searcher;
         self.searcher.set_tablebases(tablebases);
         let mut notes = self.searcher.configure(search);
-        notes.extend(self.searcher.set_threads(threads).err());
+        match self.searcher.set_threads(threads) {
+            Ok(note) => notes.extend(note),
+            Err(reason) => notes.push(format!("{reason}; searching on one thread")),
+        }
         match failure {
             Some(reason) => Err(reason),
             None => Ok(notes),

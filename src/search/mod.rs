@@ -375,9 +375,10 @@ pub trait Searcher: Send {
     /// Gives the searcher Syzygy tablebases to probe (`None`: none).
     fn set_tablebases(&mut self, tablebases: Option<syzygy::Syzygy>);
 
-    /// Searches on `threads` threads from now on; `Err` says why the searcher cannot (the
-    /// setting stays for the searchers that can).
-    fn set_threads(&mut self, threads: usize) -> Result<(), String>;
+    /// Searches on `threads` threads from now on. `Ok(Some(note))`: this searcher searches
+    /// on one, as the note says, and the setting stays for the searchers that can; `Err`:
+    /// the threads could not be started, and it searches on as many as before.
+    fn set_threads(&mut self, threads: usize) -> Result<Option<String>, String>;
 
     /// Thinks between commands after the search played `played`, silently, until `stop`
     /// returns true or nothing is left to think about; `ponder` says whether the GUI lets

@@ -1,9 +1,11 @@
 //! The UCI front end: text in, text out. A reader thread parses stdin line by line; this
-//! thread hands each command to the engine and the search worker's events back to it.
-//! Only this layer touches stdin and stdout.
+//! thread hands each command, and the search worker's events, to the [`Session`] (the
+//! engine and its writer). Only this layer touches stdin and stdout.
 
+pub mod fuzz;
 pub mod output;
 pub mod parse;
+pub mod session;
 
 use std::io::{BufRead, BufReader, Read};
 use std::thread;
@@ -11,19 +13,18 @@ use std::time::Instant;
 
 use crossbeam_channel::{Sender, select, unbounded};
 
-use crate::engine::{AUTHOR, Engine, NAME, Output, options};
 use output::Writer;
 use parse::Command;
+use session::Session;
 
 /// The longest line read whole; a longer one is ignored whole, with an `info string` (no
 /// GUI sends such lines, and an unbounded line must not exhaust memory).
-const MAX_LINE_BYTES: u64 = 1 << 20;
+pub const MAX_LINE_BYTES: u64 = 1 << 20;
 
 /// Runs the engine on stdin/stdout until `quit`, the end of input, or a closed stdout.
 pub fn run() {
-    let writer = Writer::stdout();
-    let mut engine = Engine::new(Box::new(writer.clone()));
-    let events = engine.events();
+    let mut session = Session::new(Writer::stdout());
+    let events = session.events();
     let (commands, inbox) = unbounded();
     // Blocked in a read when the engine quits: the process ends it.
     thread::Builder::new()
@@ -35,60 +36,22 @@ pub fn run() {
         select! {
             recv(inbox) -> received => {
                 let Ok((arrived, command)) = received else { break };
-                if command == Command::Quit {
+                if !session.handle(command, arrived) {
                     break;
                 }
-                // Idle thinking yields to every command but `isready`.
-                if command != Command::IsReady {
-                    engine.end_idle_thinking();
-                }
-                dispatch(&mut engine, &writer, command, arrived);
             }
             recv(events) -> event => {
                 if let Ok(event) = event {
-                    engine.on_event(event);
+                    session.on_event(event);
                 }
             }
         }
-        if writer.is_closed() {
-            engine.abandon();
+        if session.output_closed() {
+            session.abandon();
             return;
         }
     }
-    engine.quit();
-}
-
-/// Carries out one command; `arrived` is when its line was read.
-fn dispatch(engine: &mut Engine, writer: &Writer, command: Command, arrived: Instant) {
-    match command {
-        Command::Uci => writer.identify(NAME, AUTHOR, options::OPTIONS),
-        Command::Debug(on) => engine.set_debug(on),
-        Command::IsReady => writer.ready(),
-        Command::SetOption { name, value } => engine.set_option(&name, &value),
-        Command::Register => writer.info_string("registration is not needed"),
-        Command::NewGame => engine.new_game(),
-        Command::Position { fen, moves } => engine.set_position(fen.as_deref(), &moves),
-        Command::Go(go) => {
-            if engine.is_busy() {
-                writer.info_string("go ignored: a search is already running");
-                return;
-            }
-            for warning in &go.warnings {
-                writer.info_string(warning);
-            }
-            match go.perft {
-                Some(depth) => engine.perft(depth),
-                None => engine.go(go.limits, &go.searchmoves, arrived),
-            }
-        }
-        Command::Stop => engine.stop(),
-        Command::PonderHit => engine.ponderhit(),
-        Command::Display => writer.board(engine.position()),
-        Command::Eval => writer.evaluation(engine.position(), engine.settings().search.network.as_deref()),
-        Command::Empty => {}
-        Command::Invalid(reason) => writer.info_string(&format!("{reason}; ignored")),
-        Command::Quit => unreachable!("quit ends the loop"),
-    }
+    session.quit();
 }
 
 /// Reads stdin until its end, sending each parsed line with the time it was read; the end
@@ -97,27 +60,31 @@ fn read_commands(commands: &Sender<(Instant, Command)>) {
     let stdin = std::io::stdin();
     let mut reader = BufReader::new(stdin.lock());
     let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        match Read::by_ref(&mut reader).take(MAX_LINE_BYTES).read_until(b'\n', &mut buffer) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
-        let arrived = Instant::now();
-        // A line cut at the limit: drop the rest of it, so its tail is not read as a command.
-        let command = if buffer.len() as u64 == MAX_LINE_BYTES && buffer.last() != Some(&b'\n') {
-            if skip_rest_of_line(&mut reader).is_err() {
-                return;
-            }
-            Command::Invalid(format!("input line longer than {MAX_LINE_BYTES} bytes"))
-        } else {
-            parse::parse_line(&String::from_utf8_lossy(&buffer))
-        };
+    while let Some((arrived, command)) = read_command(&mut reader, &mut buffer) {
         let quit = command == Command::Quit;
         if commands.send((arrived, command)).is_err() || quit {
             return;
         }
     }
+}
+
+/// Reads and parses the next line of `reader` (`buffer` is scratch space): when it was
+/// read, and the command; `None` at the end of input or on a read error. A line longer
+/// than [`MAX_LINE_BYTES`] is read to its end and becomes an invalid command, so that its
+/// tail is not read as a command.
+pub fn read_command(reader: &mut impl BufRead, buffer: &mut Vec<u8>) -> Option<(Instant, Command)> {
+    buffer.clear();
+    match Read::by_ref(reader).take(MAX_LINE_BYTES).read_until(b'\n', buffer) {
+        Ok(0) | Err(_) => return None,
+        Ok(_) => {}
+    }
+    let arrived = Instant::now();
+    if buffer.len() as u64 == MAX_LINE_BYTES && buffer.last() != Some(&b'\n') {
+        skip_rest_of_line(reader).ok()?;
+        let reason = format!("input line longer than {MAX_LINE_BYTES} bytes");
+        return Some((arrived, Command::Invalid(reason)));
+    }
+    Some((arrived, parse::parse_line(&String::from_utf8_lossy(buffer))))
 }
 
 /// Reads and discards input up to and including the next newline (or the end of input).
@@ -137,5 +104,23 @@ fn skip_rest_of_line(reader: &mut impl BufRead) -> std::io::Result<()> {
                 reader.consume(length);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    #[test]
+    fn an_overlong_line_is_one_invalid_command_and_its_tail_no_command() {
+        let mut input = vec![b'x'; MAX_LINE_BYTES as usize + 10];
+        input.extend_from_slice(b" quit\nisready\r\n");
+        let mut reader = Cursor::new(input);
+        let mut buffer = Vec::new();
+        let (_, first) = read_command(&mut reader, &mut buffer).expect("a command");
+        assert!(matches!(first, Command::Invalid(reason) if reason.contains("longer than")));
+        assert_eq!(read_command(&mut reader, &mut buffer).map(|(_, c)| c), Some(Command::IsReady));
+        assert!(read_command(&mut reader, &mut buffer).is_none());
     }
 }

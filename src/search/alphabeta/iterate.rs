@@ -4,13 +4,15 @@
 
 use shakmaty::{Move, Position};
 
-use super::params::{SMP_SKIP_PHASE, SMP_SKIP_SIZE};
+use super::params::{MATE_PROOF_EXTRA_PLIES, SMP_SKIP_PHASE, SMP_SKIP_SIZE};
 use super::presets::Preset;
 use super::shared::Finished;
 use super::timing::Stability;
 use super::worker::Worker;
 use crate::search::time::TimeManager;
-use crate::search::{Bound, MAX_DEPTH, Progress, Report, Reporter, SearchJob, SearchOutcome, mated_in};
+use crate::search::{
+    Bound, MATE, MATE_BOUND, MAX_DEPTH, Progress, Report, Reporter, SearchJob, SearchOutcome, mated_in,
+};
 use crate::zobrist::key_of;
 
 impl Worker {
@@ -72,6 +74,7 @@ impl Worker {
             // A later line can come out better than an earlier one (the earlier search saw
             // its move only through a null window): the lines go out best first.
             reports.sort_by_key(|(value, _)| std::cmp::Reverse(*value));
+            let previous_values = line_values.clone();
             for (number, (value, report)) in reports.iter_mut().enumerate() {
                 line_values[number] = *value;
                 report.multipv = number as u32 + 1;
@@ -87,7 +90,7 @@ impl Worker {
             self.shared.publish_iteration(self.index, finished, depth == max_depth);
             final_report = reports.into_iter().next().map(|(_, report)| report);
 
-            if limits.mate_reached(value) {
+            if limits.mate_reached(value) || mates_settled(depth, &previous_values, &line_values) {
                 break;
             }
             if let Some(time) = self.time.as_mut() {
@@ -152,5 +155,43 @@ impl Worker {
         }
         let j = (self.index - 1) % SMP_SKIP_SIZE.len();
         ((depth + SMP_SKIP_PHASE[j]) / SMP_SKIP_SIZE[j]) % 2 == 1
+    }
+}
+
+/// True when every line's value is a mate that deepening would only repeat: the last two
+/// iterations found the same mate, and this one, to `depth`, searched at least twice the
+/// mate's distance in plies and [`MATE_PROOF_EXTRA_PLIES`] more. Without this the search
+/// of a forced mate deepens to its last iteration, cheaply (mate distance pruning cuts
+/// every line at the mate's distance) but uselessly, and GUIs print that depth beside the
+/// mate (`+M1/120`).
+///
+/// A mate score is backed up from mates on the board alone, and pruning never drops a
+/// move at a node until a move there has escaped mate, so the defence the line found is
+/// really forced. What deepening can still find is a shorter mate, or a longer defence,
+/// hidden by a reduction: at twice the distance every move of the line's length has been
+/// searched far past it whatever its reduction, and two iterations agreeing rule out a
+/// value that one search with a fresh table got wrong.
+fn mates_settled(depth: u32, previous: &[i32], values: &[i32]) -> bool {
+    previous == values
+        && values.iter().all(|&value| {
+            let plies = (MATE - value.abs()) as u32;
+            value.abs() >= MATE_BOUND && depth >= 2 * plies + MATE_PROOF_EXTRA_PLIES
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{mate_in, mated_in};
+
+    #[test]
+    fn a_mate_is_settled_when_two_iterations_agree_past_twice_its_distance() {
+        let mate_in_two = mate_in(3);
+        assert!(mates_settled(8, &[mate_in_two], &[mate_in_two]));
+        assert!(!mates_settled(7, &[mate_in_two], &[mate_in_two]), "not deep enough");
+        assert!(!mates_settled(8, &[mate_in(5)], &[mate_in_two]), "the mate changed");
+        assert!(!mates_settled(20, &[35], &[35]), "no mate");
+        assert!(mates_settled(10, &[mated_in(4)], &[mated_in(4)]), "being mated settles too");
+        assert!(!mates_settled(20, &[mate_in_two, 10], &[mate_in_two, 10]), "every line must be a mate");
     }
 }

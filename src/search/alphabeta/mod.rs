@@ -71,7 +71,7 @@ impl AlphaBeta {
     pub fn new(hash_mb: usize, selectivity: Selectivity, signals: Arc<Signals>) -> Result<AlphaBeta, String> {
         let shared = Arc::new(SharedState::new(hash_mb, 1)?);
         let main = Box::new(Worker::new(shared.clone(), 0, signals.clone()));
-        let helpers = HelperPool::new(0, &shared, &signals, &None);
+        let helpers = HelperPool::new(0, &shared, &signals, &None)?;
         // Games at a level should differ: the clock seeds the choices.
         let seed =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |t| t.as_nanos() as u64);
@@ -118,9 +118,11 @@ impl AlphaBeta {
     }
 
     /// Replaces the shared state with one of `hash_mb` megabytes for `threads` threads,
-    /// freeing the old table first; the helpers are started anew over it.
+    /// freeing the old table first; the helpers are started anew over it. On failure the
+    /// searcher is rebuilt as it was (its table emptied).
     fn rebuild(&mut self, hash_mb: usize, threads: usize) -> Result<(), String> {
-        self.helpers = HelperPool::new(0, &self.shared, &self.signals, &None);
+        let before = self.shared.thread_count();
+        self.helpers = HelperPool::new(0, &self.shared, &self.signals, &None)?;
         let placeholder = Arc::new(SharedState::new(MIN_HASH_MB, 1)?);
         self.shared = placeholder.clone();
         self.main.shared = placeholder;
@@ -139,22 +141,32 @@ impl AlphaBeta {
                 return Err(reason);
             }
         };
-        self.install(shared, threads);
+        if let Err(reason) = self.install(shared, threads) {
+            self.restore(before);
+            return Err(reason);
+        }
         Ok(())
     }
 
-    /// Rebuilds the shared state at the current size after a failed resize.
+    /// Rebuilds the shared state at the current size for `threads` threads after a failed
+    /// change; for one thread if even those will not start.
     fn restore(&mut self, threads: usize) {
-        if let Ok(shared) = SharedState::new(self.hash_mb, threads) {
-            self.install(Arc::new(shared), threads);
+        for count in [threads, 1] {
+            if let Ok(shared) = SharedState::new(self.hash_mb, count)
+                && self.install(Arc::new(shared), count).is_ok()
+            {
+                return;
+            }
         }
     }
 
-    fn install(&mut self, shared: Arc<SharedState>, threads: usize) {
+    /// Searches over `shared` with `threads` threads: the main one and new helpers.
+    fn install(&mut self, shared: Arc<SharedState>, threads: usize) -> Result<(), String> {
         self.shared = shared.clone();
         self.main.shared = shared;
-        self.helpers = HelperPool::new(threads - 1, &self.shared, &self.signals, &self.main.syzygy);
+        self.helpers = HelperPool::new(threads - 1, &self.shared, &self.signals, &self.main.syzygy)?;
         self.helpers.set_network(&self.main.evaluator.network());
+        Ok(())
     }
 }
 
@@ -198,11 +210,11 @@ impl Searcher for AlphaBeta {
     }
 
     /// Lazy SMP: `threads - 1` helpers beside the main thread, over a new table.
-    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    fn set_threads(&mut self, threads: usize) -> Result<Option<String>, String> {
         self.helpers.settle();
         if threads.max(1) == self.shared.thread_count() {
-            return Ok(());
+            return Ok(None);
         }
-        self.rebuild(self.hash_mb, threads.max(1))
+        self.rebuild(self.hash_mb, threads.max(1)).map(|()| None)
     }
 }

@@ -125,3 +125,8 @@ pub const TABLEBASE_DRAFT_BONUS: i32 = 6;
 pub const SMP_SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 /// See [`SMP_SKIP_SIZE`].
 pub const SMP_SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// A mate score is taken as proven, and iterative deepening ends, once two iterations in
+/// a row have found it and the second searched at least twice its distance in plies and
+/// this many plies more (see `mates_settled` in iterate.rs).
+pub const MATE_PROOF_EXTRA_PLIES: u32 = 2;

@@ -40,16 +40,24 @@ struct Helper {
 }
 
 impl Helper {
-    /// Starts helper number `index` with a worker over `shared`, stopped by `signals`.
-    fn spawn(index: usize, shared: Arc<SharedState>, signals: Arc<Signals>, syzygy: Option<Syzygy>) -> Helper {
+    /// Starts helper number `index` with a worker over `shared`, stopped by `signals`; the
+    /// error says why the system would not start its thread.
+    fn spawn(
+        index: usize,
+        shared: Arc<SharedState>,
+        signals: Arc<Signals>,
+        syzygy: Option<Syzygy>,
+    ) -> Result<Helper, String> {
         let (commands, inbox) = unbounded::<Command>();
         let (finished, done) = unbounded();
+        // Made here, so that memory runs short at the thread's start, not in it, where an
+        // allocation that fails ends the process.
+        let mut worker = Box::new(Worker::new(shared, index, signals));
+        worker.syzygy = syzygy;
         let thread = thread::Builder::new()
             .name(format!("helper {index}"))
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let mut worker = Worker::new(shared, index, signals);
-                worker.syzygy = syzygy;
                 for command in inbox {
                     match command {
                         Command::Search(job, selectivity) => help(&mut worker, &job, selectivity),
@@ -60,8 +68,8 @@ impl Helper {
                     let _ = finished.send(());
                 }
             })
-            .expect("a helper thread starts");
-        Helper { commands: Some(commands), done, thread: Some(thread) }
+            .map_err(|e| format!("cannot start search thread {} ({e})", index + 1))?;
+        Ok(Helper { commands: Some(commands), done, thread: Some(thread) })
     }
 
     /// Sends `command`; its answer is waited for with [`Helper::wait`].
@@ -110,17 +118,19 @@ pub(super) struct HelperPool {
 }
 
 impl HelperPool {
-    /// `count` helpers (numbered from 1) over `shared`, stopping with `search_signals`.
+    /// `count` helpers (numbered from 1) over `shared`, stopping with `search_signals`; when
+    /// the system will not start them all, the error says so and those started end.
     pub(super) fn new(
         count: usize,
         shared: &Arc<SharedState>,
         search_signals: &Arc<Signals>,
         syzygy: &Option<Syzygy>,
-    ) -> HelperPool {
+    ) -> Result<HelperPool, String> {
         let signals = Arc::new(Signals::under(search_signals.clone()));
-        let helpers =
-            (1..=count).map(|index| Helper::spawn(index, shared.clone(), signals.clone(), syzygy.clone())).collect();
-        HelperPool { helpers, signals, busy: false }
+        let helpers = (1..=count)
+            .map(|index| Helper::spawn(index, shared.clone(), signals.clone(), syzygy.clone()))
+            .collect::<Result<_, _>>()?;
+        Ok(HelperPool { helpers, signals, busy: false })
     }
 
     /// The number of helpers.

@@ -89,9 +89,13 @@ impl Worker {
     }
 
     /// Counts a node and, every [`CHECK_INTERVAL`] nodes, looks at the stop flag, the node
-    /// limit and the clock. Returns true when the search must unwind.
+    /// limit and the clock. Returns true when the search must unwind; a node entered while
+    /// it unwinds is not counted, so that a node limit is kept exactly.
     #[inline]
     pub(super) fn visit(&mut self, ply: usize) -> bool {
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if self.nodes.is_multiple_of(CHECK_INTERVAL) || self.nodes >= self.node_limit {

@@ -16,7 +16,7 @@ use crate::search::{INFINITY, MATE, Reporter, SearchJob, SearchOutcome, Signals,
 use crate::zobrist::{key_after, key_of};
 
 use super::game_tree::{Accuracy, GameTree, Tip, Window};
-use super::params::DEEPEST_TIP_PROBE;
+use super::params::{DEEPEST_TIP_PROBE, MAX_QUIESCENCE_PROBE_NODES};
 use super::tip_cache::TipCache;
 
 /// A position with its zobrist key.
@@ -64,9 +64,10 @@ pub struct ChessTree {
     root_index: usize,
     /// Nodes searched by tip probes.
     probe_nodes: u64,
-    /// The count of probe nodes at which probes end (`go nodes`); none: no limit.
-    probe_budget: Option<u64>,
-    /// Set once the probes reach `probe_budget`: the search's abort test reads it.
+    /// The nodes the search may still visit (`go nodes`), in its probes and its tree
+    /// together; none: no limit.
+    node_budget: Option<u64>,
+    /// Set once `node_budget` is spent: the search's abort test reads it.
     budget_spent: Arc<AtomicBool>,
     scratch: Vec<((MoveClass, i32), Move)>,
     /// What a search of the root knows of its sons, by key, each used once (see
@@ -99,7 +100,7 @@ impl ChessTree {
             keys: Vec::with_capacity(1024),
             root_index: 0,
             probe_nodes: 0,
-            probe_budget: None,
+            node_budget: None,
             budget_spent: Arc::new(AtomicBool::new(false)),
             scratch: Vec::with_capacity(256),
             seeds: Vec::new(),
@@ -115,16 +116,27 @@ impl ChessTree {
         self.clock = clock;
     }
 
-    /// Probes end once the probes' node count reaches `budget` (none: no limit), and the
-    /// flag from [`budget_spent`](ChessTree::budget_spent) is raised then: a single deep
-    /// probe would otherwise run far past a `go nodes` limit.
-    pub fn set_probe_budget(&mut self, budget: Option<u64>) {
-        self.probe_budget = budget;
-        self.budget_spent.store(false, Ordering::Relaxed);
+    /// From now on the probes and the tree's new nodes together may visit `budget` nodes
+    /// (none: no limit): a probe may search what is left, and [`reserve`](GameTree::reserve)
+    /// refuses nodes beyond it. The flag from [`budget_spent`](ChessTree::budget_spent) is
+    /// raised once nothing is left.
+    pub fn set_node_budget(&mut self, budget: Option<u64>) {
+        self.node_budget = budget;
+        self.budget_spent.store(budget == Some(0), Ordering::Relaxed);
     }
 
-    /// The flag raised when the probes have spent their budget, for an abort test that
-    /// cannot borrow the game.
+    /// Takes `nodes` off the node budget, if there is one.
+    fn spend(&mut self, nodes: u64) {
+        if let Some(left) = &mut self.node_budget {
+            *left = left.saturating_sub(nodes);
+            if *left == 0 {
+                self.budget_spent.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The flag raised when the node budget is spent, for an abort test that cannot borrow
+    /// the game.
     pub fn budget_spent(&self) -> Arc<AtomicBool> {
         self.budget_spent.clone()
     }
@@ -294,13 +306,17 @@ impl ChessTree {
         if let Some(value) = self.table_value(pos.key, depth, alpha, beta) {
             return Tip::windowed(value.clamp(-MATE, MATE), depth, window);
         }
-        let nodes = self.probe_budget.map(|budget| budget.saturating_sub(self.probe_nodes));
+        if self.node_budget == Some(0) {
+            return Tip::estimate_at(self.prober.evaluate(&pos.pos), 0);
+        }
+        let mut nodes = self.node_budget;
+        if depth == 0 {
+            nodes = Some(nodes.map_or(MAX_QUIESCENCE_PROBE_NODES, |n| n.min(MAX_QUIESCENCE_PROBE_NODES)));
+        }
         let limits = ProbeLimits { clock: self.clock.as_ref(), nodes };
         let probe = self.prober.probe(&pos.pos, &self.keys, depth, (window.alpha, window.beta), limits);
         self.probe_nodes += self.prober.nodes();
-        if self.probe_budget.is_some_and(|budget| self.probe_nodes >= budget) {
-            self.budget_spent.store(true, Ordering::Relaxed);
-        }
+        self.spend(self.prober.nodes());
         let Some(value) = probe else {
             return Tip::estimate_at(self.prober.evaluate(&pos.pos), 0);
         };
@@ -394,6 +410,19 @@ impl GameTree for ChessTree {
 
     fn deepest_estimate(&self) -> u32 {
         DEEPEST_TIP_PROBE
+    }
+
+    fn reserve(&mut self, count: u64) -> bool {
+        match self.node_budget {
+            Some(left) if left < count => {
+                self.budget_spent.store(true, Ordering::Relaxed);
+                false
+            }
+            _ => {
+                self.spend(count);
+                true
+            }
+        }
     }
 
     /// A check: the side in check has few moves, so the line costs little more and its

@@ -118,6 +118,9 @@ impl<G: GameTree> BestFirst<G> {
             let child_depth = self.reach().extended(depth, extension);
             let reduction = if self.params.selective() { self.game.reduction(pos, &child, k, child_depth) } else { 0 };
             let tip = self.estimate(&child, ply, child_depth, window, true, reduction);
+            if !self.game.reserve(1) {
+                return Err(Expansion::Aborted);
+            }
             best = best.max(back_up(tip.value));
             self.stats.created += 1;
             *self.tree.node_mut(first + k as NodeId) = Node::tip(self.game.code(mv), tip).with_extension(extension);
@@ -166,6 +169,9 @@ impl<G: GameTree> BestFirst<G> {
             let count = self.moves.len().min(u8::MAX as usize);
             if count == 0 {
                 continue;
+            }
+            if !self.game.reserve(count as u64) {
+                return Err(Expansion::Aborted);
             }
             let block = self.tree.alloc(count).ok_or(Expansion::Full)?;
             for j in 0..count {
@@ -270,6 +276,9 @@ impl<G: GameTree> BestFirst<G> {
             let extension = self.extension(&child);
             let child_look_ahead = self.reach().extended(look_ahead, self.tree.node(s).extension() + extension);
             let tip = self.game.evaluate(&child, ply, child_look_ahead, window);
+            if !self.game.reserve(1) {
+                return Err(Expansion::Aborted);
+            }
             self.stats.created += 1;
             *self.tree.node_mut(block + k as NodeId) = Node::tip(self.game.code(mv), tip).with_extension(extension);
             reply = reply.max(back_up(tip.value));

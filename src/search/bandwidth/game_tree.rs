@@ -148,6 +148,15 @@ pub trait GameTree {
         false
     }
 
+    /// The search is about to create `count` nodes: true when the game's node budget
+    /// (`go nodes`, which the positions its estimates visit also spend) has room for them,
+    /// which are then counted against it; false, counting nothing, when it has not, and
+    /// the search abandons the expansion. The default: no budget.
+    fn reserve(&mut self, count: u64) -> bool {
+        let _ = count;
+        true
+    }
+
     /// The deepest look-ahead [`evaluate`](GameTree::evaluate) offers. The search deepens
     /// its estimates up to it as it goes (0: estimates do not deepen).
     fn deepest_estimate(&self) -> u32 {

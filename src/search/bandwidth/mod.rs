@@ -386,11 +386,10 @@ impl Bandwidth {
         let mut reported = (self.searcher.root().pvlen(), self.best_code());
         let mut steps = 0u64;
         self.searcher.game_mut().set_clock(time.is_timed().then(|| time.clone()));
-        // The probes may spend what `go nodes` leaves after the work done so far.
+        // The probes and the tree may spend what `go nodes` leaves after the work so far.
         let done = self.work() - work_before;
         let game = self.searcher.game_mut();
-        let probe_budget = job.limits.nodes.map(|nodes| game.probe_nodes() + nodes.saturating_sub(done));
-        game.set_probe_budget(probe_budget);
+        game.set_node_budget(job.limits.nodes.map(|nodes| nodes.saturating_sub(done)));
         let budget_spent = game.budget_spent();
 
         loop {
@@ -419,7 +418,7 @@ impl Bandwidth {
         }
 
         self.searcher.game_mut().set_clock(None);
-        self.searcher.game_mut().set_probe_budget(None);
+        self.searcher.game_mut().set_node_budget(None);
     }
 }
 
@@ -513,10 +512,10 @@ impl crate::search::Searcher for Bandwidth {
     }
 
     /// Bandwidth mode grows one tree on one thread.
-    fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    fn set_threads(&mut self, threads: usize) -> Result<Option<String>, String> {
         match threads {
-            1 => Ok(()),
-            _ => Err(format!("bandwidth mode searches on one thread, not {threads}; the other modes use them")),
+            1 => Ok(None),
+            _ => Ok(Some(format!("bandwidth mode searches on one thread, not {threads}; the other modes use them"))),
         }
     }
 

@@ -18,6 +18,12 @@ pub const MAX_DEPTH_PENALTY: i32 = 100;
 pub const DEFAULT_TIP_PROBE_DEPTH: u32 = 1;
 /// The deepest tip probe accepted: probes run for every created node, so they must be cheap.
 pub const MAX_TIP_PROBE_DEPTH: u32 = 3;
+/// A quiescence probe (look-ahead 0) ends after this many nodes, and its tip takes the
+/// static evaluation. Real positions need a few thousand at most; one with far too much
+/// material (which the engine accepts, repaired) can need hours, and the root is valued
+/// so when the tree is reset by `setoption`, while the engine waits and no `stop` reaches
+/// the probe.
+pub const MAX_QUIESCENCE_PROBE_NODES: u64 = 200_000;
 /// Look-ahead taken off the tips of each double expansion below the root's, so that they
 /// keep the root's horizon as alpha-beta's leaves do: in the hybrid at the first
 /// [`HYBRID_FULL_TAPER_LEVELS`] levels, in Harris's style at every level (its look-ahead

@@ -1,0 +1,103 @@
+//! One engine and the writer it answers through: what the UCI loop hands every parsed
+//! command and every worker event to. Apart from the loop so that the fuzzer drives the
+//! very same path with a writer into memory.
+
+use std::time::Instant;
+
+use crossbeam_channel::Receiver;
+
+use super::output::Writer;
+use super::parse::Command;
+use crate::engine::worker::Event;
+use crate::engine::{AUTHOR, Engine, NAME, Output, options};
+
+/// The engine and its writer.
+pub struct Session {
+    engine: Engine,
+    writer: Writer,
+}
+
+impl Session {
+    /// A fresh engine writing through `writer`.
+    pub fn new(writer: Writer) -> Session {
+        Session { engine: Engine::new(Box::new(writer.clone())), writer }
+    }
+
+    /// The engine, for reading its state.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The worker's events; each goes to [`Session::on_event`].
+    pub fn events(&self) -> Receiver<Event> {
+        self.engine.events()
+    }
+
+    /// Handles one event from the worker.
+    pub fn on_event(&mut self, event: Event) {
+        self.engine.on_event(event);
+    }
+
+    /// True once a line could not be written: nobody reads the engine any more.
+    pub fn output_closed(&self) -> bool {
+        self.writer.is_closed()
+    }
+
+    /// Carries out one command; `arrived` is when its line was read. False for `quit`,
+    /// which the caller answers with [`Session::quit`].
+    pub fn handle(&mut self, command: Command, arrived: Instant) -> bool {
+        if command == Command::Quit {
+            return false;
+        }
+        // Idle thinking yields to every command but `isready`.
+        if command != Command::IsReady {
+            self.engine.end_idle_thinking();
+        }
+        self.dispatch(command, arrived);
+        true
+    }
+
+    fn dispatch(&mut self, command: Command, arrived: Instant) {
+        let (engine, writer) = (&mut self.engine, &self.writer);
+        match command {
+            Command::Uci => writer.identify(NAME, AUTHOR, options::OPTIONS),
+            Command::Debug(on) => engine.set_debug(on),
+            Command::IsReady => writer.ready(),
+            Command::SetOption { name, value } => engine.set_option(&name, &value),
+            Command::Register => writer.info_string("registration is not needed"),
+            Command::NewGame => engine.new_game(),
+            Command::Position { fen, moves } => engine.set_position(fen.as_deref(), &moves),
+            Command::Go(go) => {
+                if engine.is_busy() {
+                    writer.info_string("go ignored: a search is already running");
+                    return;
+                }
+                for warning in &go.warnings {
+                    writer.info_string(warning);
+                }
+                match go.perft {
+                    Some(depth) => engine.perft(depth),
+                    None => engine.go(go.limits, &go.searchmoves, arrived),
+                }
+            }
+            Command::Stop => engine.stop(),
+            Command::PonderHit => engine.ponderhit(),
+            Command::Display => writer.board(engine.position()),
+            Command::Eval => writer.evaluation(engine.position(), engine.settings().search.network.as_deref()),
+            Command::Empty => {}
+            Command::Invalid(reason) => writer.info_string(&format!("{reason}; ignored")),
+            Command::Quit => unreachable!("handle answers quit itself"),
+        }
+    }
+
+    /// `quit`, or the end of input: ends the work under way, still sending a running
+    /// search's `bestmove`.
+    pub fn quit(self) {
+        self.engine.quit();
+    }
+
+    /// The GUI has gone: ends the work under way without a word.
+    pub fn abandon(self) {
+        self.engine.abandon();
+    }
+}
