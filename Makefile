@@ -65,6 +65,9 @@ STRESS_GAMES_PONDER ?= 2
 STRESS_SEED ?= 1
 STRESS_BOOK ?=
 STRESS_CONCURRENCY ?= 1
+# More arguments for tools/stress.py, e.g. an anchor engine as the opponent:
+#   STRESS_ARGS="--opponent /usr/games/glaurung --opponent-opt Threads=1 --opponent-opt OwnBook=false"
+STRESS_ARGS ?=
 STRESS_BINARY := target/stress/harrier
 
 # Not part of `make test`: Harrier's UCI_Elo levels against Stockfish 15.1's at 10+0.1, and
@@ -83,7 +86,7 @@ stress: build $(LICHESS_DEPS)
 	cp $(BINARY) $(STRESS_BINARY)
 	$(LICHESS_VENV)/bin/python tools/stress.py $(STRESS_BINARY) --rounds $(STRESS_ROUNDS) \
 		--seed $(STRESS_SEED) --games-fast $(STRESS_GAMES_FAST) --games-ponder $(STRESS_GAMES_PONDER) \
-		--concurrency $(STRESS_CONCURRENCY) $(if $(STRESS_BOOK),--book $(STRESS_BOOK))
+		--concurrency $(STRESS_CONCURRENCY) $(if $(STRESS_BOOK),--book $(STRESS_BOOK)) $(STRESS_ARGS)
 
 calibrate: build $(LICHESS_DEPS)
 	mkdir -p $(dir $(CALIBRATE_BINARY))

@@ -11,7 +11,8 @@ transcript is written to target/stress-<seed>-<round>.txt.
 
 Then, with --games-fast or --games-ponder, games with tools/games.py: Harrier in each
 search mode (AlphaBeta, Bandwidth in the Hybrid and Harris styles, Minimax) against
-itself in the default mode (one thread, no other option set), --games-fast games at
+itself in the default mode (one thread, no other option set), or against --opponent (an
+anchor engine's command, set up with --opponent-opt NAME=VALUE), --games-fast games at
 1+0.01 without pondering and --games-ponder games at 5+0.05 with both sides pondering.
 In each mode and time control the first half of the games (rounded up) gives the mode
 `Threads` 1, the rest `Threads` 2. Openings from --book (EPD or FEN) or, without it, six
@@ -21,6 +22,7 @@ this.
 
 usage: tools/stress.py [path/to/harrier] [--rounds N] [--seed S] [--games-fast N]
                        [--games-ponder N] [--book FILE] [--concurrency N]
+                       [--opponent COMMAND [--opponent-opt NAME=VALUE ...]]
 Exit status 1 if a round failed or a game had a fault or was aborted.
 Needs python-chess (pip install chess) for the rules of the game.
 """
@@ -44,6 +46,8 @@ parser.add_argument("--games-fast", type=int, default=0, help="games per search 
 parser.add_argument("--games-ponder", type=int, default=0, help="games per search mode at 5+0.05, pondering")
 parser.add_argument("--book", help="openings for the games: EPD or FEN, one position a line")
 parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+parser.add_argument("--opponent", help="the opponent's command (default: Harrier in its default mode)")
+parser.add_argument("--opponent-opt", action="append", default=[], metavar="NAME=VALUE", help="an opponent option")
 args = parser.parse_args()
 rng = random.Random(args.seed)
 here = pathlib.Path(__file__).resolve().parent
@@ -217,6 +221,9 @@ def play_games():
     import games
 
     conditions = [("1+0.01", False, args.games_fast), ("5+0.05", True, args.games_ponder)]
+    opponent_command = args.opponent.split() if args.opponent else [args.engine]
+    opponent_name = pathlib.Path(opponent_command[0]).name if args.opponent else "default"
+    opponent_options = dict(option.split("=", 1) for option in args.opponent_opt)
     openings = games.load_openings(args.book) if args.book else None
     header = f"{'mode':<10} {'tc':<7} {'ponder':<6} {'threads':>7} {'games':>5}  {'+/=/-':<11}"
     header += " ".join(f"{fault:>7}" for fault in games.FAULTS) + " aborted  ponder hits/misses"
@@ -234,7 +241,7 @@ def play_games():
                         print(f"  {mode} {tc} Threads {threads}: {match.line(game)}", flush=True)
 
                 player = games.Player(mode, [args.engine], {**options, "Threads": threads}, ponder)
-                opponent = games.Player("default", [args.engine], {}, ponder)
+                opponent = games.Player(opponent_name, opponent_command, opponent_options, ponder)
                 settings = games.Settings(games.TimeControl.parse(tc))
                 seed = args.seed * 100 + threads  # other openings for the other thread count
                 match = games.run_match(
@@ -248,7 +255,7 @@ def play_games():
                             + f" {match.aborted():>7}  {hits}/{misses}")
                 print(rows[-1], flush=True)
                 failed |= match.failed()
-    print("faults of either side (the mode under test or the default opponent), all games:")
+    print(f"faults of either side (the mode under test or the opponent, {opponent_name}), all games:")
     print(header)
     print("\n".join(rows))
     return failed
