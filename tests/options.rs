@@ -69,6 +69,24 @@ fn an_unknown_option_or_a_bad_value_changes_nothing() {
     }
 }
 
+/// A `Hash` larger than the memory the system can give is refused before anything is
+/// allocated (Linux would grant it and end the process once the table is touched).
+#[test]
+fn a_hash_larger_than_the_free_memory_is_refused() {
+    let Some(free) = harrier::engine::memory::available_mb() else { return };
+    let wanted = free + 1024;
+    if wanted > harrier::search::tt::MAX_HASH_MB {
+        return; // the option's range already refuses it
+    }
+    let (mut engine, notes) = engine();
+    let before: Settings = engine.settings().clone();
+    engine.set_option("Hash", &wanted.to_string());
+    let said = notes.take();
+    assert!(said.iter().any(|s| s.starts_with(&format!("Hash {wanted} MB is more than"))), "{said:?}");
+    assert!(said.iter().any(|s| s == "keeping 16 MB"), "{said:?}");
+    assert_eq!(*engine.settings(), before);
+}
+
 #[test]
 fn a_valid_value_changes_its_setting_alone() {
     let (mut engine, notes) = engine();

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::Engine;
 use super::book::Book;
+use super::memory;
 use super::options::{self, Action, OptionChange};
 use super::settings::{Settings, SyzygySettings};
 use super::worker::Change;
@@ -65,9 +66,15 @@ impl Engine {
             }
         }
         wanted.search.level = wanted.playing_level();
-        if wanted.hash_mb != old.hash_mb && !self.run_change(Change::Resize(wanted.hash_mb)) {
-            self.out.info_string(&format!("keeping {} MB", old.hash_mb));
-            wanted.hash_mb = old.hash_mb;
+        if wanted.hash_mb != old.hash_mb {
+            let fits = memory::check_hash(wanted.hash_mb, old.hash_mb, memory::available_mb());
+            if let Err(reason) = &fits {
+                self.out.info_string(reason);
+            }
+            if fits.is_err() || !self.run_change(Change::Resize(wanted.hash_mb)) {
+                self.out.info_string(&format!("keeping {} MB", old.hash_mb));
+                wanted.hash_mb = old.hash_mb;
+            }
         }
         if wanted.search_mode != old.search_mode {
             let replace = Change::Replace {

@@ -6,6 +6,7 @@
 pub mod book;
 mod configure;
 pub mod game;
+pub mod memory;
 pub mod options;
 pub mod searchers;
 pub mod settings;

@@ -1,0 +1,44 @@
+//! The memory the system can still give. Linux lets an allocation larger than that
+//! succeed and ends the process once it touches the pages, so a `Hash` above it is
+//! refused with an `info string` instead of taken.
+
+/// What the system can give without swapping, in MB (`MemAvailable` in /proc/meminfo);
+/// `None` where that cannot be read (systems other than Linux).
+pub fn available_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|line| line.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// Whether a table of `wanted` MB may replace one of `current` MB (freed first) when the
+/// system has `available` MB free; the error says why not.
+pub fn check_hash(wanted: usize, current: usize, available: Option<usize>) -> Result<(), String> {
+    match available.map(|free| free + current) {
+        Some(limit) if wanted > limit => {
+            Err(format!("Hash {wanted} MB is more than the {limit} MB of memory this system can give"))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_larger_than_the_free_memory_and_the_old_table_is_refused() {
+        assert!(check_hash(1024, 16, Some(2048)).is_ok());
+        assert!(check_hash(2064, 16, Some(2048)).is_ok(), "the old table is freed first");
+        let refusal = check_hash(4096, 16, Some(2048)).unwrap_err();
+        assert_eq!(refusal, "Hash 4096 MB is more than the 2064 MB of memory this system can give");
+        assert!(check_hash(32_768, 16, None).is_ok(), "where nothing is known, nothing is refused");
+    }
+
+    #[test]
+    fn this_system_says_what_it_has() {
+        if cfg!(target_os = "linux") {
+            assert!(available_mb().is_some_and(|mb| mb > 0));
+        }
+    }
+}
