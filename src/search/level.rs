@@ -13,17 +13,17 @@ pub const MIN_ELO: u32 = 800;
 pub const MAX_ELO: u32 = 2850;
 /// `UCI_Elo` against the skill (0 to [`MAX_SKILL`], in tenths) that plays at it, rising:
 /// the calibrated mapping (see `docs/levels.md`), interpolated between its points.
-// Measured (hand-crafted evaluation, bench 2449655) at 10+0.1 in 144 games against Stockfish 15.1 UCI_Elo,
+// Measured (hand-crafted evaluation, bench 2449655) at 10+0.1 in 192 games against Stockfish 15.1 UCI_Elo,
 // 2026-11-26: tools/calibrate_levels.py.
 const ELO_SKILL_TENTHS: [(u32, u32); 12] = [
-    (MIN_ELO, 22),
-    (1000, 49),
-    (1200, 75),
-    (1400, 109),
-    (1600, 133),
-    (1800, 150),
-    (2000, 172),
-    (2200, 199),
+    (MIN_ELO, 0),
+    (1000, 33),
+    (1200, 70),
+    (1400, 98),
+    (1600, 120),
+    (1800, 153),
+    (2000, 188),
+    (2200, 200),
     (2400, 200),
     (2600, 200),
     (2800, 200),
