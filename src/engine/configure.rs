@@ -67,11 +67,14 @@ impl Engine {
         }
         wanted.search.level = wanted.playing_level();
         if wanted.hash_mb != old.hash_mb {
-            let fits = memory::check_hash(wanted.hash_mb, old.hash_mb, memory::available_mb());
-            if let Err(reason) = &fits {
-                self.out.info_string(reason);
-            }
-            if fits.is_err() || !self.run_change(Change::Resize(wanted.hash_mb)) {
+            let resized = match memory::check_hash(wanted.hash_mb, old.hash_mb, memory::available_mb()) {
+                Ok(()) => self.run_change(Change::Resize(wanted.hash_mb)),
+                Err(reason) => {
+                    self.out.info_string(&reason);
+                    false
+                }
+            };
+            if !resized {
                 self.out.info_string(&format!("keeping {} MB", old.hash_mb));
                 wanted.hash_mb = old.hash_mb;
             }

@@ -371,7 +371,6 @@ impl Engine {
     }
 }
 
-/// `report` with the win-rate model's chances, when the root's material is given.
 impl RunningSearch {
     /// `report` as the GUI sees it: a root in the tables scores their result (unless the
     /// search sees a mate) and counts their probes; win chances when asked for.
@@ -386,6 +385,7 @@ impl RunningSearch {
     }
 }
 
+/// `report` with the win-rate model's chances, when the root's material is given.
 fn with_wdl(report: Report, material: Option<u32>) -> Report {
     Report { wdl: material.map(|material| report.score.wdl(material)), ..report }
 }

@@ -80,15 +80,15 @@ impl Worker {
                 report.multipv = number as u32 + 1;
                 reporter.report(Progress::Iteration(report.clone()));
             }
-            self.lines = reports.iter().map(|(_, report)| report.clone()).collect();
+            self.lines = reports.into_iter().map(|(_, report)| report).collect();
             let value = line_values[0];
             best_value = value;
-            best_line = reports[0].1.pv.clone();
+            best_line = self.lines[0].pv.clone();
             self.has_result = true;
-            let seldepth = reports[0].1.seldepth;
+            let seldepth = self.lines[0].seldepth;
             let finished = Finished { depth, seldepth, value, line: best_line.clone() };
             self.shared.publish_iteration(self.index, finished, depth == max_depth);
-            final_report = reports.into_iter().next().map(|(_, report)| report);
+            final_report = self.lines.first().cloned();
 
             if limits.mate_reached(value) || mates_settled(depth, &previous_values, &line_values) {
                 break;

@@ -4,8 +4,7 @@
 use crate::search::MATE;
 
 /// A direct-mapped cache of exact tip estimates: the key's upper 40 bits, the look-ahead
-/// and the 16-bit value packed in one word. Shares transpositions between the tips of the
-/// tree, which is a tree, not a graph.
+/// and the 16-bit value packed in one word.
 pub(super) struct TipCache {
     entries: Vec<u64>,
 }
