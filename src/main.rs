@@ -328,6 +328,12 @@ fn fuzz_command(args: &[String]) -> Result<bool, String> {
     match outcome {
         Ok(report) => {
             eprintln!("fuzz: done, seed {}: {report}", settings.seed);
+            if let Some(peak) = &report.peak_resident {
+                eprintln!("fuzz: the memory peak came by line {}, after:", peak.line);
+                for line in &peak.recent {
+                    eprintln!("  {line}");
+                }
+            }
             Ok(true)
         }
         Err(finding) => {

@@ -22,6 +22,11 @@ fn a_hundred_thousand_fuzzed_lines_find_nothing() {
     // and `quit` with a fresh engine after it.
     assert!(report.searches > LINES / 50, "{report}");
     assert!(report.perfts > 0 && report.refusals > LINES / 10 && report.engines > 1, "{report}");
+    if cfg!(target_os = "linux") {
+        let peak = report.peak_resident.as_ref().expect("Linux says how much memory the process held");
+        assert!(peak.mb > 0 && (1..=LINES).contains(&peak.line), "{report}");
+        assert!(!peak.recent.is_empty(), "the lines before the peak are quoted");
+    }
 }
 
 /// `harrier fuzz` runs the lines it is asked for and says so on stderr; a bad number is a
@@ -33,6 +38,9 @@ fn the_command_line_tool_runs_and_reports() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{output:?}");
     assert!(stderr.contains("fuzz: done, seed 5: 300 lines"), "{stderr}");
+    if cfg!(target_os = "linux") {
+        assert!(stderr.contains("peak resident") && stderr.contains("the memory peak came by line"), "{stderr}");
+    }
     assert!(output.stdout.is_empty(), "a clean run prints nothing on stdout: {output:?}");
     assert_eq!(run(&["--lines", "many"]).status.code(), Some(2));
 }

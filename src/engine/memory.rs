@@ -11,6 +11,15 @@ pub fn available_mb() -> Option<usize> {
     Some(kb / 1024)
 }
 
+/// The most memory this process has held at once, in MB (`VmHWM` in /proc/self/status);
+/// `None` where that cannot be read.
+pub fn peak_resident_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 /// Whether a table of `wanted` MB may replace one of `current` MB (freed first) when the
 /// system has `available` MB free; the error says why not.
 pub fn check_hash(wanted: usize, current: usize, available: Option<usize>) -> Result<(), String> {
@@ -39,6 +48,7 @@ mod tests {
     fn this_system_says_what_it_has() {
         if cfg!(target_os = "linux") {
             assert!(available_mb().is_some_and(|mb| mb > 0));
+            assert!(peak_resident_mb().is_some_and(|mb| mb > 0));
         }
     }
 }

@@ -30,6 +30,7 @@ use super::output::Writer;
 use super::parse::{Command, GoCommand};
 use super::read_command;
 use super::session::Session;
+use crate::engine::memory;
 use crate::engine::options::{self, OptionChange};
 use crate::engine::worker::Event;
 use crate::moves::parse_uci;
@@ -51,6 +52,9 @@ const RECENT_LINES: usize = 20;
 const QUOTED_CHARS: usize = 200;
 /// Progress is reported every this many lines.
 pub const PROGRESS_EVERY: u64 = 100_000;
+/// The process's peak memory is read every this many lines, so that a peak is placed
+/// among the recent lines it quotes.
+const MEMORY_CHECK_EVERY: u64 = 16;
 
 /// What to run.
 #[derive(Clone, Copy, Debug)]
@@ -78,6 +82,20 @@ pub struct FuzzReport {
     pub engines: u64,
     /// Time taken.
     pub elapsed: Duration,
+    /// The most memory the process had held at once (`VmHWM`), where the system says.
+    pub peak_resident: Option<MemoryPeak>,
+}
+
+/// When the process's peak memory was last raised.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryPeak {
+    /// The peak, in MB.
+    pub mb: usize,
+    /// The line by which it was reached.
+    pub line: u64,
+    /// The lines fed before it, oldest first: the peak came within the last
+    /// [`MEMORY_CHECK_EVERY`] of them.
+    pub recent: Vec<String>,
 }
 
 impl fmt::Display for FuzzReport {
@@ -93,7 +111,11 @@ impl fmt::Display for FuzzReport {
             self.perfts,
             self.refusals,
             self.engines
-        )
+        )?;
+        match &self.peak_resident {
+            Some(peak) => write!(f, ", peak resident {} MB by line {}", peak.mb, peak.line),
+            None => Ok(()),
+        }
     }
 }
 
@@ -141,12 +163,16 @@ pub fn run(settings: &FuzzSettings, progress: &mut dyn FnMut(&FuzzReport)) -> Re
             return Err(Box::new(Finding { recent, ..*finding(number, problem) }));
         }
         driver.report.lines = number;
+        if number % MEMORY_CHECK_EVERY == 0 {
+            driver.note_memory(number);
+        }
         if number % PROGRESS_EVERY == 0 {
             driver.report.elapsed = start.elapsed();
             progress(&driver.report);
         }
     }
     driver.finish().map_err(|problem| finding(settings.lines, problem))?;
+    driver.note_memory(settings.lines);
     driver.report.elapsed = start.elapsed();
     Ok(driver.report)
 }
@@ -248,6 +274,16 @@ impl Driver {
             self.recent.pop_front();
         }
         self.recent.push_back(shown);
+    }
+
+    /// Notes the process's peak memory if it has risen since the last look, with the
+    /// lines that led there.
+    fn note_memory(&mut self, line: u64) {
+        let Some(mb) = memory::peak_resident_mb() else { return };
+        if self.report.peak_resident.as_ref().is_none_or(|peak| mb > peak.mb) {
+            let recent = self.recent.iter().cloned().collect();
+            self.report.peak_resident = Some(MemoryPeak { mb, line, recent });
+        }
     }
 
     /// Feeds one generated line, then `isready`, and sends `stop` to a search that has run
