@@ -95,7 +95,14 @@ impl Engine {
             self.run_change(Change::Search(wanted.search.clone()));
         }
         // A mode that searches on one thread says so and keeps the value for the others.
-        if wanted.threads != old.threads && !self.run_change(Change::Threads(wanted.threads)) {
+        let threads_fit = match memory::check_threads(wanted.threads, old.threads, memory::available_mb()) {
+            Ok(()) => true,
+            Err(reason) => {
+                self.out.info_string(&reason);
+                false
+            }
+        };
+        if wanted.threads != old.threads && !(threads_fit && self.run_change(Change::Threads(wanted.threads))) {
             let kept = if old.threads == 1 {
                 "one search thread".to_string()
             } else {
