@@ -148,6 +148,24 @@ fn uci_declares_the_bandwidth_options() {
     assert!(lines.is_empty(), "output with AlwaysThink off: {lines:#?}");
 }
 
+/// A new `Hash` frees the old tree before the new one is laid out, so that a resize never
+/// holds both (the check that refuses a `Hash` larger than the free memory counts on it).
+#[test]
+fn a_hash_resize_in_bandwidth_mode_never_holds_both_sizes() {
+    const MB: usize = 512;
+    let mut e = bandwidth_engine("Hybrid", false);
+    e.send(&format!("setoption name Hash value {MB}"));
+    assert!(e.ready().is_empty());
+    let (laid_out, _) = memory_kb(&e);
+    e.send(&format!("setoption name Hash value {}", MB + 1));
+    assert!(e.ready().is_empty());
+    let (_, peak) = memory_kb(&e);
+    // Both at once would hold about twice what one layout holds.
+    assert!(peak < laid_out * 3 / 2, "{peak} kB at the peak of a resize, {laid_out} kB for one layout");
+    let pos = play(&mut e, &["e2e4"]);
+    e.go("go nodes 2000", &pos);
+}
+
 #[test]
 fn search_mode_switches_back_and_forth() {
     let mut e = Harrier::spawn();

@@ -38,6 +38,7 @@ use crate::moves::{MoveCode, decode};
 use crate::search::probe::ProberFactory;
 use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
+use crate::search::tt::MIN_HASH_MB;
 use crate::search::{
     MATE, MATE_BOUND, Progress, Report, Reporter, SearchJob, SearchOutcome, SearchSettings, Signals, mated_in,
 };
@@ -138,14 +139,25 @@ impl Bandwidth {
         self.searcher.reset(root);
     }
 
+    /// Lays out `memory_mb` megabytes anew at the same root. The old memory is freed first,
+    /// so that a resize never holds both sizes at once (the `Hash` check counts on it); if
+    /// the new size cannot be had, the old one is laid out again.
     fn rebuild(&mut self, memory_mb: usize, params: BandwidthParams) -> Result<(), String> {
         let root = self.searcher.root_pos().clone();
         let history = self.searcher.game().history().to_vec();
-        self.searcher = build_searcher(memory_mb, params, (root, &history), &self.probers, self.signals.clone())?;
+        let build = |mb| build_searcher(mb, params, (root.clone(), &history), &self.probers, self.signals.clone());
+        self.searcher = build(MIN_HASH_MB)?;
+        let (searcher, result) = match build(memory_mb) {
+            Ok(searcher) => (searcher, Ok(())),
+            Err(reason) => (build(self.memory_mb)?, Err(reason)),
+        };
+        if result.is_ok() {
+            self.memory_mb = memory_mb;
+        }
+        self.searcher = searcher;
         self.searcher.game_mut().set_tablebases(self.tablebases.clone());
         self.searcher.game_mut().set_network(self.network.clone());
-        self.memory_mb = memory_mb;
-        Ok(())
+        result
     }
 
     /// The tree.
@@ -478,7 +490,7 @@ impl crate::search::Searcher for Bandwidth {
     }
 
     /// Gives tree, tip cache and probes' table `memory_mb` megabytes; the tree starts
-    /// afresh. On failure the old searcher stays.
+    /// afresh. On failure the old size is laid out again.
     fn resize(&mut self, memory_mb: usize) -> Result<(), String> {
         self.rebuild(memory_mb, *self.params())
     }
