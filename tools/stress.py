@@ -23,6 +23,7 @@ this.
 usage: tools/stress.py [path/to/harrier] [--rounds N] [--seed S] [--games-fast N]
                        [--games-ponder N] [--book FILE] [--concurrency N]
                        [--opponent COMMAND [--opponent-opt NAME=VALUE ...]]
+                       [--modes AlphaBeta,Hybrid,Harris,Minimax]
 Exit status 1 if a round failed or a game had a fault or was aborted.
 Needs python-chess (pip install chess) for the rules of the game.
 """
@@ -48,6 +49,8 @@ parser.add_argument("--book", help="openings for the games: EPD or FEN, one posi
 parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
 parser.add_argument("--opponent", help="the opponent's command (default: Harrier in its default mode)")
 parser.add_argument("--opponent-opt", action="append", default=[], metavar="NAME=VALUE", help="an opponent option")
+parser.add_argument("--modes", default="AlphaBeta,Hybrid,Harris,Minimax",
+                    help="the search modes whose games are played (a long run can be split by mode)")
 args = parser.parse_args()
 rng = random.Random(args.seed)
 here = pathlib.Path(__file__).resolve().parent
@@ -215,6 +218,12 @@ MODES = {
 }
 
 
+modes = args.modes.split(",")
+unknown = [mode for mode in modes if mode not in MODES]
+if unknown:
+    sys.exit(f"unknown mode {unknown[0]!r}: the modes are {', '.join(MODES)}")
+
+
 def play_games():
     sys.path.insert(0, str(here))
     sys.dont_write_bytecode = True  # no tools/__pycache__ in the work tree
@@ -229,7 +238,8 @@ def play_games():
     header += " ".join(f"{fault:>7}" for fault in games.FAULTS) + " aborted  ponder hits/misses"
     print(header)
     rows, failed = [], False
-    for mode, options in MODES.items():
+    for mode in modes:
+        options = MODES[mode]
         for tc, ponder, count in conditions:
             for threads, share in ((1, (count + 1) // 2), (2, count // 2)):
                 if share == 0:
