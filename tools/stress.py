@@ -49,9 +49,21 @@ parser.add_argument("--book", help="openings for the games: EPD or FEN, one posi
 parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
 parser.add_argument("--opponent", help="the opponent's command (default: Harrier in its default mode)")
 parser.add_argument("--opponent-opt", action="append", default=[], metavar="NAME=VALUE", help="an opponent option")
-parser.add_argument("--modes", default="AlphaBeta,Hybrid,Harris,Minimax",
+# The games: each search mode against the default one, at a fast clock without pondering
+# and at a slower one with both sides pondering.
+MODES = {
+    "AlphaBeta": {"SearchMode": "AlphaBeta"},
+    "Hybrid": {"SearchMode": "Bandwidth", "BandwidthStyle": "Hybrid"},
+    "Harris": {"SearchMode": "Bandwidth", "BandwidthStyle": "Harris"},
+    "Minimax": {"SearchMode": "Minimax"},
+}
+parser.add_argument("--modes", default=",".join(MODES),
                     help="the search modes whose games are played (a long run can be split by mode)")
 args = parser.parse_args()
+modes = args.modes.split(",")
+unknown = [mode for mode in modes if mode not in MODES]
+if unknown:
+    sys.exit(f"unknown mode {unknown[0]!r}: the modes are {', '.join(MODES)}")
 rng = random.Random(args.seed)
 here = pathlib.Path(__file__).resolve().parent
 fens = [line.split("\t")[0] for line in (here / "quality_positions.tsv").read_text().splitlines() if not line.startswith("#")]
@@ -206,22 +218,6 @@ for number in range(args.rounds):
         path.write_text("\n".join(transcript) + "\n")
         print(f"round {number}: {failure}; options {options}; transcript in {path}")
 print(f"{args.rounds} rounds, {failures} failed")
-
-
-# The games: each search mode against the default one, at a fast clock without pondering
-# and at a slower one with both sides pondering.
-MODES = {
-    "AlphaBeta": {"SearchMode": "AlphaBeta"},
-    "Hybrid": {"SearchMode": "Bandwidth", "BandwidthStyle": "Hybrid"},
-    "Harris": {"SearchMode": "Bandwidth", "BandwidthStyle": "Harris"},
-    "Minimax": {"SearchMode": "Minimax"},
-}
-
-
-modes = args.modes.split(",")
-unknown = [mode for mode in modes if mode not in MODES]
-if unknown:
-    sys.exit(f"unknown mode {unknown[0]!r}: the modes are {', '.join(MODES)}")
 
 
 def play_games():

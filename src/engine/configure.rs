@@ -95,21 +95,23 @@ impl Engine {
             self.run_change(Change::Search(wanted.search.clone()));
         }
         // A mode that searches on one thread says so and keeps the value for the others.
-        let threads_fit = match memory::check_threads(wanted.threads, old.threads, memory::available_mb()) {
-            Ok(()) => true,
-            Err(reason) => {
-                self.out.info_string(&reason);
-                false
-            }
-        };
-        if wanted.threads != old.threads && !(threads_fit && self.run_change(Change::Threads(wanted.threads))) {
-            let kept = if old.threads == 1 {
-                "one search thread".to_string()
-            } else {
-                format!("{} search threads", old.threads)
+        if wanted.threads != old.threads {
+            let changed = match memory::check_threads(wanted.threads, old.threads, memory::available_mb()) {
+                Ok(()) => self.run_change(Change::Threads(wanted.threads)),
+                Err(reason) => {
+                    self.out.info_string(&reason);
+                    false
+                }
             };
-            self.out.info_string(&format!("keeping {kept}"));
-            wanted.threads = old.threads;
+            if !changed {
+                let kept = if old.threads == 1 {
+                    "one search thread".to_string()
+                } else {
+                    format!("{} search threads", old.threads)
+                };
+                self.out.info_string(&format!("keeping {kept}"));
+                wanted.threads = old.threads;
+            }
         }
         if wanted.syzygy != old.syzygy && !self.load_tablebases(&wanted.syzygy, &old.syzygy) {
             wanted.syzygy = old.syzygy.clone();

@@ -6,17 +6,19 @@
 /// What the system can give without swapping, in MB (`MemAvailable` in /proc/meminfo);
 /// `None` where that cannot be read (systems other than Linux).
 pub fn available_mb() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|line| line.starts_with("MemAvailable:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
+    proc_mb("/proc/meminfo", "MemAvailable:")
 }
 
 /// The most memory this process has held at once, in MB (`VmHWM` in /proc/self/status);
 /// `None` where that cannot be read.
 pub fn peak_resident_mb() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = text.lines().find(|line| line.starts_with("VmHWM:"))?;
+    proc_mb("/proc/self/status", "VmHWM:")
+}
+
+/// The figure after `key` in the `/proc` file at `path`, given there in kB, in MB.
+fn proc_mb(path: &str, key: &str) -> Option<usize> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|line| line.starts_with(key))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
 }
