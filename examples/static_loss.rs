@@ -11,29 +11,32 @@ use harrier::datagen::format::read_games;
 use harrier::datagen::training_positions;
 use harrier::eval::evaluate;
 use harrier::eval::nnue::{EVAL_SCALE, Network, evaluate_position};
+use harrier::train::data::{Sample, sigmoid};
 use shakmaty::Position;
 
 /// The evaluation multipliers tried.
 const STRETCHES: [f64; 5] = [0.8, 1.0, 1.2, 1.4, 1.6];
 /// The game result's share of the target unless `--wdl` is given (`harrier train`'s
 /// value for the nets of docs/nnue.md).
-const DEFAULT_WDL: f64 = 0.2;
+const DEFAULT_WDL: f32 = 0.2;
 
-/// A position's label and the two evaluations, centipawns for the side to move.
+/// A position's target, its search score and the two evaluations, centipawns for the side
+/// to move.
 struct Row {
+    target: f64,
     score: f64,
-    result: f64,
     hand_crafted: f64,
     network: f64,
 }
 
-fn sigmoid(cp: f64) -> f64 {
-    1.0 / (1.0 + (-cp / f64::from(EVAL_SCALE)).exp())
+/// The expected result of `cp` centipawns.
+fn expected(cp: f64) -> f64 {
+    f64::from(sigmoid((cp / f64::from(EVAL_SCALE)) as f32))
 }
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut wdl = DEFAULT_WDL;
+    let mut wdl: f32 = DEFAULT_WDL;
     if let Some(at) = args.iter().position(|a| a == "--wdl") {
         wdl = args.get(at + 1).and_then(|v| v.parse().ok()).expect("--wdl needs a number");
         args.drain(at..at + 2);
@@ -48,9 +51,10 @@ fn main() {
         let games = read_games(std::io::BufReader::new(file)).unwrap_or_else(|e| panic!("{path}: {e}"));
         for game in &games {
             for (pos, score) in training_positions(game) {
+                let Some(sample) = Sample::new(&pos, score, game.result.score_for(pos.turn())) else { continue };
                 rows.push(Row {
+                    target: f64::from(sample.target(wdl)),
                     score: f64::from(score),
-                    result: f64::from(game.result.score_for(pos.turn())),
                     hand_crafted: f64::from(evaluate(&pos)),
                     network: f64::from(evaluate_position(&net, &pos)),
                 });
@@ -58,13 +62,12 @@ fn main() {
         }
     }
     let count = rows.len() as f64;
-    let target = |row: &Row| (1.0 - wdl) * sigmoid(row.score) + wdl * row.result;
-    let loss = |eval: &dyn Fn(&Row) -> f64| rows.iter().map(|r| (eval(r) - target(r)).powi(2)).sum::<f64>() / count;
+    let loss = |eval: &dyn Fn(&Row) -> f64| rows.iter().map(|r| (eval(r) - r.target).powi(2)).sum::<f64>() / count;
     println!("{} positions, wdl {wdl}", rows.len());
-    println!("search score (the target's own)  {:.6}", loss(&|r| sigmoid(r.score)));
+    println!("search score (the target's own)  {:.6}", loss(&|r| expected(r.score)));
     for stretch in STRETCHES {
-        let hand_crafted = loss(&|r| sigmoid(stretch * r.hand_crafted));
-        let network = loss(&|r| sigmoid(stretch * r.network));
+        let hand_crafted = loss(&|r| expected(stretch * r.hand_crafted));
+        let network = loss(&|r| expected(stretch * r.network));
         println!("stretch {stretch:.1}: hand-crafted {hand_crafted:.6}, network {network:.6}");
     }
 }

@@ -52,6 +52,15 @@ impl Engine {
         }
     }
 
+    /// Runs `change` if the memory `check` allows it, else says why; whether it ran.
+    fn run_checked_change(&mut self, check: Result<(), String>, change: Change) -> bool {
+        if let Err(reason) = check {
+            self.out.info_string(&reason);
+            return false;
+        }
+        self.run_change(change)
+    }
+
     /// Carries out what differs between the settings in force and `wanted`, then keeps
     /// `wanted`; a part the engine cannot carry out keeps its old value.
     fn adopt(&mut self, mut wanted: Settings) {
@@ -67,13 +76,8 @@ impl Engine {
         }
         wanted.search.level = wanted.playing_level();
         if wanted.hash_mb != old.hash_mb {
-            let resized = match memory::check_hash(wanted.hash_mb, old.hash_mb, memory::available_mb()) {
-                Ok(()) => self.run_change(Change::Resize(wanted.hash_mb)),
-                Err(reason) => {
-                    self.out.info_string(&reason);
-                    false
-                }
-            };
+            let check = memory::check_hash(wanted.hash_mb, old.hash_mb, memory::available_mb());
+            let resized = self.run_checked_change(check, Change::Resize(wanted.hash_mb));
             if !resized {
                 self.out.info_string(&format!("keeping {} MB", old.hash_mb));
                 wanted.hash_mb = old.hash_mb;
@@ -96,13 +100,8 @@ impl Engine {
         }
         // A mode that searches on one thread says so and keeps the value for the others.
         if wanted.threads != old.threads {
-            let changed = match memory::check_threads(wanted.threads, old.threads, memory::available_mb()) {
-                Ok(()) => self.run_change(Change::Threads(wanted.threads)),
-                Err(reason) => {
-                    self.out.info_string(&reason);
-                    false
-                }
-            };
+            let check = memory::check_threads(wanted.threads, old.threads, memory::available_mb());
+            let changed = self.run_checked_change(check, Change::Threads(wanted.threads));
             if !changed {
                 let kept = if old.threads == 1 {
                     "one search thread".to_string()
