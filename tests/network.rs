@@ -7,7 +7,7 @@ mod common;
 use std::sync::Arc;
 
 use common::searching::*;
-use harrier::eval::draws;
+use harrier::eval::network_value;
 use harrier::eval::nnue::{self, Network};
 use harrier::search::alphabeta::presets::{Features, Preset};
 use harrier::search::{INFINITY, Score, SearchSettings, Searcher, mated_in};
@@ -20,10 +20,10 @@ impl Preset for MinimaxWithoutTable {
     const FEATURES: Features = Features { transposition_table: false, ..Features::MINIMAX };
 }
 
-/// The network's evaluation of `pos` from scratch, with known draws scaled as the engine
-/// scales them.
+/// The network's evaluation of `pos` from scratch, with the rules for endings applied as
+/// the engine applies them.
 fn fresh(net: &Network, pos: &Chess) -> i32 {
-    draws::scale(pos, nnue::evaluate_position(net, pos))
+    network_value(pos, nnue::evaluate_position(net, pos))
 }
 
 /// Negamax to `depth` over every move with the reference quiescence at the leaves, every

@@ -5,7 +5,8 @@
 //! engine's sink weighs them at once ([`evaluate`]), the trace records them ([`trace`]).
 //!
 //! [`nnue`] is the neural network evaluation `harrier train` fits; [`draws`] scales known
-//! draws towards 0 under either evaluation.
+//! draws towards 0 under either evaluation, and [`network_value`] applies the rules for
+//! endings to the network's output.
 
 pub mod bits;
 mod cache;
@@ -44,6 +45,14 @@ pub fn evaluate(pos: &Chess) -> i32 {
     piece_terms(pos, passed, &mut terms);
     let white = blend(board, terms.linear, terms.safety).value;
     draws::scale(pos, if pos.turn() == Color::White { white } else { -white })
+}
+
+/// The network's `value` of `pos` (for the side to move) as the searchers use it: known
+/// draws scaled towards 0, and against a bare king the hand-crafted evaluation, whose
+/// mop-up terms lead the search to the mate (self-play games seldom reach such endings).
+#[inline]
+pub fn network_value(pos: &Chess, value: i32) -> i32 {
+    if mopup::applies(pos.board()) { evaluate(pos) } else { draws::scale(pos, value) }
 }
 
 /// The term counts of `pos`, uncached.

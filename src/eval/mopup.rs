@@ -1,7 +1,7 @@
 //! Mop-up: against a bare king, drive it to the edge and bring the kings together, so the
 //! search sees its way to a mate that no other term tells apart from shuffling.
 
-use shakmaty::{Color, Square};
+use shakmaty::{Board, Color, Square};
 
 use super::context::Context;
 use super::scale::piece_material;
@@ -13,17 +13,27 @@ const MATING_MATERIAL: u32 = 5;
 
 /// Reports the mop-up terms of a side facing a bare king with mating material.
 pub fn evaluate<K: Sink>(ctx: &Context, sink: &mut K) {
-    let board = ctx.board;
     for color in Color::ALL {
-        let theirs = board.by_color(!color);
-        let bare = (theirs & !board.kings()).is_empty();
-        if !bare || piece_material(board, color) < MATING_MATERIAL {
+        if !mates_bare_king(ctx.board, color) {
             continue;
         }
         let (king, their_king) = (ctx.king[color as usize], ctx.king[!color as usize]);
         sink.add(color, Term::MopUpEdge, 0, centre_distance(their_king));
         sink.add(color, Term::MopUpKings, 0, 7 - king.distance(their_king) as i32);
     }
+}
+
+/// True when either side faces a bare king with mating material.
+#[inline]
+pub fn applies(board: &Board) -> bool {
+    Color::ALL.into_iter().any(|color| mates_bare_king(board, color))
+}
+
+/// True when `color`'s opponent has only its king and `color` has mating material.
+#[inline]
+fn mates_bare_king(board: &Board, color: Color) -> bool {
+    let bare = (board.by_color(!color) & !board.kings()).is_empty();
+    bare && piece_material(board, color) >= MATING_MATERIAL
 }
 
 /// Steps from `sq` to the nearest of the four centre squares (0 to 6).

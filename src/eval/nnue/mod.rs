@@ -116,10 +116,11 @@ impl Network {
     }
 }
 
-/// The `eval` line of `net`'s evaluation of `pos`, known draws scaled, from White's side
-/// as the hand-crafted trace gives it; `label` names the network.
+/// The `eval` line of `net`'s evaluation of `pos` as the searchers use it
+/// ([`super::network_value`]), from White's side as the hand-crafted trace gives it;
+/// `label` names the network.
 pub fn report_line(net: &Network, pos: &Chess, label: &str) -> String {
-    let value = super::draws::scale(pos, evaluate_position(net, pos));
+    let value = super::network_value(pos, evaluate_position(net, pos));
     let white = if pos.turn() == Color::White { value } else { -value };
     format!("Network evaluation ({label}): {:+.2} (white side)", f64::from(white) / 100.0)
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, Move, Position};
 
 use crate::eval::nnue::{self, Accumulator, Network, move_changes};
-use crate::eval::{draws, evaluate};
+use crate::eval::{evaluate, network_value};
 use crate::search::MAX_PLY;
 
 /// The network and the accumulators of the line a thread searches.
@@ -43,11 +43,11 @@ impl Evaluator {
     }
 
     /// The static evaluation of `pos`, the position at `ply` of the current line, for its
-    /// side to move; known draws are scaled towards 0 whichever evaluation gives it.
+    /// side to move; the rules for known draws and bare kings apply to either evaluation.
     #[inline]
     pub(super) fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
         match &self.0 {
-            Some(line) => draws::scale(pos, nnue::evaluate(&line.net, &line.accumulators[ply], pos.turn())),
+            Some(line) => network_value(pos, nnue::evaluate(&line.net, &line.accumulators[ply], pos.turn())),
             None => evaluate(pos),
         }
     }
