@@ -192,13 +192,15 @@ fn perft_command(args: &[String]) -> Result<(), String> {
 }
 
 fn eval_command(args: &[String]) -> Result<(), String> {
+    use harrier::engine::options::DEFAULT_USE_NNUE;
     use harrier::eval::nnue::{self, Network};
     let (net, label, rest) = match args.first().map(String::as_str) {
         Some("--net") => {
             let path = args.get(1).ok_or("--net needs a file")?;
             (std::sync::Arc::new(Network::load(std::path::Path::new(path))?), path.as_str(), &args[2..])
         }
-        _ => (nnue::embedded(), "built in", args),
+        // Labelled as a fresh engine's `eval` labels it, so that the two print the same.
+        _ => (nnue::embedded(), if DEFAULT_USE_NNUE { "in use" } else { "built in" }, args),
     };
     let position = if rest.is_empty() { Chess::default() } else { read_position(&rest.join(" "))? };
     for line in harrier::eval::trace::report(&position) {

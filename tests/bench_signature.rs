@@ -6,11 +6,11 @@ use harrier::bench;
 use harrier::search::alphabeta::presets::Selectivity;
 
 /// `harrier bench`'s node count.
-const ALPHA_BETA_SIGNATURE: u64 = 2_449_655;
+const ALPHA_BETA_SIGNATURE: u64 = 2_171_667;
 /// `harrier bench --bandwidth`'s node count.
-const BANDWIDTH_SIGNATURE: u64 = 3_661_000;
+const BANDWIDTH_SIGNATURE: u64 = 3_659_839;
 /// `harrier bench --minimax`'s node count.
-const MINIMAX_SIGNATURE: u64 = 5_889_649;
+const MINIMAX_SIGNATURE: u64 = 5_839_104;
 
 #[test]
 fn alpha_beta_bench_signature_is_unchanged() {

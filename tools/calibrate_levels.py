@@ -9,8 +9,9 @@ Harrier plays with `UCI_LimitStrength` true at each `--elo` value (default 1400,
 `--tc` (default 10+0.1), one thread and 16 MB of hash each. Each match is appended to
 `--results` (JSON lines) with the skill in tenths the value maps to under the table of
 `--level-rs` (checked against the binary's node counts) and the evaluation it was played
-with: the binary's bench signature (search and hand-crafted evaluation), or with
-`Use NNUE` the network file's SHA-256 (the binary's, for the built-in network).
+with: the binary's `bench --eval hce` signature (search and hand-crafted evaluation), or
+with `Use NNUE` (by default, or from `--opt`) the network file's SHA-256 (the binary's,
+for the built-in network).
 
 The fit uses every stored match of that evaluation and time control, also from earlier
 runs (after a new table, its games measure new skills): per skill, Harrier's rating on
@@ -110,11 +111,13 @@ def engine_name(command):
 
 def evaluation(engine, options):
     """What the games were played with: the bench signature, or the network's hash."""
-    if str(options.get("Use NNUE", "false")).lower() == "true":
+    with chess.engine.SimpleEngine.popen_uci(engine, stderr=subprocess.DEVNULL) as process:
+        use_nnue_default = process.options["Use NNUE"].default
+    if str(options.get("Use NNUE", use_nnue_default)).lower() == "true":
         path = options.get("EvalFile") or engine
         digest = hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()[:16]
         return f"network {'file' if options.get('EvalFile') else 'built into the binary'} sha256 {digest}"
-    bench = subprocess.run([engine, "bench"], capture_output=True, text=True, check=True).stdout
+    bench = subprocess.run([engine, "bench", "--eval", "hce"], capture_output=True, text=True, check=True).stdout
     return f"hand-crafted evaluation, bench {bench.strip().splitlines()[-1].split()[0]}"
 
 

@@ -30,7 +30,7 @@ pub const MAX_SYZYGY_PIECES: i64 = 7;
 /// The most principal variations searched and reported (`MultiPV`).
 pub const MAX_MULTI_PV: i64 = 256;
 /// The evaluation a new engine uses: the network (else the hand-crafted evaluation).
-pub const DEFAULT_USE_NNUE: bool = false;
+pub const DEFAULT_USE_NNUE: bool = true;
 /// How UCI writes an empty string option.
 pub const EMPTY_TEXT: &str = "<empty>";
 
