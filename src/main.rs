@@ -37,9 +37,9 @@ usage:
   harrier tune <file> [--positions n] [--epochs n] [--rate cp] [--threads n] [--min-positions n]
                [--out file]
                                        fit the evaluation weights to labelled positions
-  harrier train <data dir or file>... [--out file] [--hidden n] [--epochs n] [--batch n] [--lr x]
-                [--wdl x] [--threads n] [--seed n] [--validation share] [--mirror 0|1]
-                [--resume file]
+  harrier train <data dir or file>... [--out file] [--hidden n] [--buckets n] [--epochs n]
+                [--batch n] [--lr x] [--wdl x] [--threads n] [--seed n] [--validation share]
+                [--mirror 0|1] [--resume file]
                                        train the evaluation network on datagen's games
   harrier fuzz [--lines n] [--seed n]  feed the engine generated UCI input in process and check
                                        every answer (exit status 1 on a finding)";
@@ -251,6 +251,7 @@ fn train_command(args: &[String]) -> Result<(), String> {
         match arg.as_str() {
             "--out" => settings.out = value.into(),
             "--hidden" => settings.hidden = number(value, "--hidden")?,
+            "--buckets" => settings.buckets = number(value, "--buckets")?,
             "--epochs" => plan.epochs = number(value, "--epochs")?,
             "--batch" => plan.batch = number(value, "--batch")?,
             "--lr" => plan.lr = number(value, "--lr")?,

@@ -1,21 +1,22 @@
 //! The trainer's float checkpoint: what `--resume` needs to carry on a run where it
 //! stopped.
 //!
-//! Layout (little-endian): [`MAGIC`], the hidden size (u32), the epochs done (u32), the
-//! seed (u64), the optimiser's step count (u64); the parameters, then the optimiser's
-//! mean and squared-gradient moments (f32 each, [`super::model::Layout`] order); then a
-//! checksum (u64) of everything before it.
+//! Layout (little-endian): [`MAGIC`], the hidden size (u32), the output buckets (u32), the
+//! epochs done (u32), the seed (u64), the optimiser's step count (u64); the parameters,
+//! then the optimiser's mean and squared-gradient moments (f32 each,
+//! [`super::model::Layout`] order); then a checksum (u64) of everything before it.
 
 use std::path::Path;
 
 use super::adamw::AdamW;
 use super::model::{Layout, Model};
+use crate::eval::nnue::MAX_BUCKETS;
 use crate::eval::nnue::file::checksum;
 
 /// The first bytes of a checkpoint file.
-pub const MAGIC: [u8; 8] = *b"HRRCKPT1";
+pub const MAGIC: [u8; 8] = *b"HRRCKPT2";
 /// Bytes before the parameters.
-const HEADER_BYTES: usize = 32;
+const HEADER_BYTES: usize = 36;
 /// The widest hidden layer a checkpoint may claim, so a damaged size cannot ask for a
 /// huge buffer.
 const MAX_HIDDEN: usize = 1 << 16;
@@ -40,6 +41,7 @@ impl Checkpoint {
         let mut bytes = Vec::with_capacity(HEADER_BYTES + 12 * self.model.params().len() + 8);
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&(self.model.hidden() as u32).to_le_bytes());
+        bytes.extend_from_slice(&(self.model.buckets() as u32).to_le_bytes());
         bytes.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         bytes.extend_from_slice(&self.seed.to_le_bytes());
         bytes.extend_from_slice(&steps.to_le_bytes());
@@ -66,10 +68,17 @@ impl Checkpoint {
         if hidden == 0 || hidden > MAX_HIDDEN {
             return Err(format!("a hidden size of {hidden} is not a network"));
         }
-        let parameters = Layout::new(hidden).parameters();
+        let buckets = word(12) as usize;
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(format!("{buckets} output buckets (1 to {MAX_BUCKETS} allowed)"));
+        }
+        let parameters = Layout::new(hidden, buckets).parameters();
         let expected = HEADER_BYTES + 12 * parameters + 8;
         if bytes.len() != expected {
-            return Err(format!("{} bytes, a checkpoint of a network {hidden} wide has {expected}", bytes.len()));
+            return Err(format!(
+                "{} bytes, a checkpoint of a network {hidden} wide with {buckets} output buckets has {expected}",
+                bytes.len()
+            ));
         }
         let body = &bytes[..expected - 8];
         if checksum(body) != long(expected - 8) {
@@ -82,10 +91,10 @@ impl Checkpoint {
                 .collect()
         };
         Ok(Checkpoint {
-            model: Model::from_params(hidden, floats(0))?,
-            adam: AdamW::from_state(floats(1), floats(2), long(24)),
-            epochs_done: word(12) as usize,
-            seed: long(16),
+            model: Model::from_params(hidden, buckets, floats(0))?,
+            adam: AdamW::from_state(floats(1), floats(2), long(28)),
+            epochs_done: word(16) as usize,
+            seed: long(20),
         })
     }
 
@@ -110,12 +119,12 @@ mod tests {
     use super::*;
 
     fn checkpoint() -> Checkpoint {
-        let model = Model::new(8, 5);
+        let model = Model::new(8, 2, 5);
         let parameters = model.params().len();
         let mut adam = AdamW::new(parameters);
         let mut params = model.params().to_vec();
         adam.step(&mut params, &vec![0.25; parameters], 0.01);
-        Checkpoint { model: Model::from_params(8, params).unwrap(), adam, epochs_done: 3, seed: 77 }
+        Checkpoint { model: Model::from_params(8, 2, params).unwrap(), adam, epochs_done: 3, seed: 77 }
     }
 
     #[test]

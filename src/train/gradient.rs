@@ -49,12 +49,15 @@ fn add_sample_gradient(
     let g = scale * 2.0 * error * prediction * (1.0 - prediction);
     let hidden = model.hidden();
     let params = model.params();
+    let bucket = model.bucket(&inputs);
     let (feature_gradient, rest) = gradient.split_at_mut(layout.feature_bias.start);
     let (bias_gradient, output_gradient) = rest.split_at_mut(hidden);
-    output_gradient[2 * hidden] += g;
+    let (output_weight_gradient, output_bias_gradient) = output_gradient.split_at_mut(layout.output_weights.len());
+    output_bias_gradient[bucket] += g;
     let active = [&inputs.ours[..inputs.count], &inputs.theirs[..inputs.count]];
-    let output_weights = params[layout.output_weights.clone()].chunks_exact(hidden);
-    let parts = output_gradient[..2 * hidden].chunks_exact_mut(hidden).zip(output_weights);
+    let bucket_weights = bucket * 2 * hidden..(bucket + 1) * 2 * hidden;
+    let output_weights = params[layout.output_weights.clone()][bucket_weights.clone()].chunks_exact(hidden);
+    let parts = output_weight_gradient[bucket_weights].chunks_exact_mut(hidden).zip(output_weights);
     for (((weight_gradient, weights), (acc, slope)), features) in
         parts.zip(work.accumulators.iter().zip(&mut work.slopes)).zip(active)
     {
@@ -224,7 +227,7 @@ mod tests {
             samples.extend(Sample::new(&pos, rng.range(-500, 500) as i16, 0.5));
         }
         for hidden in [32, 40] {
-            let model = Model::new(hidden, 91);
+            let model = Model::new(hidden, 3, 91);
             let layout = model.layout();
             let part: Vec<u32> = (0..samples.len() as u32).collect();
             let mut portable = vec![0.0; layout.parameters()];

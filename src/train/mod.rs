@@ -20,7 +20,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::eval::nnue::HIDDEN;
+use crate::eval::nnue::{HIDDEN, MAX_BUCKETS};
 use adamw::{AdamW, learning_rate};
 use checkpoint::{Checkpoint, write_whole};
 use data::{Sample, epoch_order};
@@ -37,6 +37,8 @@ pub const DEFAULT_LR: f32 = 0.001;
 pub const DEFAULT_WDL: f32 = 0.4;
 /// The share of games held out for validation by default.
 pub const DEFAULT_VALIDATION: f64 = 0.01;
+/// Output buckets by default.
+pub const DEFAULT_BUCKETS: usize = 1;
 
 /// How the optimiser runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,6 +66,8 @@ pub struct TrainSettings {
     pub out: PathBuf,
     /// Lanes per accumulator (the engine loads only [`HIDDEN`]).
     pub hidden: usize,
+    /// Output buckets, chosen by the number of pieces (1 to [`MAX_BUCKETS`]).
+    pub buckets: usize,
     /// The share of games held out to measure the validation loss.
     pub validation: f64,
     /// Also train on each position without castling rights mirrored from a to h (its
@@ -82,6 +86,7 @@ impl TrainSettings {
             inputs,
             out: PathBuf::from("net.bin"),
             hidden: HIDDEN,
+            buckets: DEFAULT_BUCKETS,
             validation: DEFAULT_VALIDATION,
             mirror: true,
             resume: None,
@@ -103,6 +108,9 @@ impl TrainSettings {
         }
         if plan.epochs == 0 || plan.batch == 0 || plan.threads == 0 || self.hidden == 0 {
             return Err("--epochs, --batch, --threads and --hidden must be at least 1".to_string());
+        }
+        if !(1..=MAX_BUCKETS).contains(&self.buckets) {
+            return Err(format!("--buckets must lie in 1 to {MAX_BUCKETS}, not {}", self.buckets));
         }
         if !(plan.lr > 0.0 && plan.lr.is_finite()) {
             return Err(format!("--lr must be a positive number, not {}", plan.lr));
@@ -132,9 +140,9 @@ pub struct Trainer {
 }
 
 impl Trainer {
-    /// A fresh network `hidden` lanes wide, drawn from `seed`.
-    pub fn new(hidden: usize, seed: u64) -> Trainer {
-        let model = Model::new(hidden, seed);
+    /// A fresh network `hidden` lanes wide with `buckets` output buckets, drawn from `seed`.
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Trainer {
+        let model = Model::new(hidden, buckets, seed);
         let adam = AdamW::new(model.params().len());
         Trainer { model, adam, epochs_done: 0, gradients: Vec::new() }
     }
@@ -239,7 +247,7 @@ pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<Summary,
     ));
     let mut trainer = match &settings.resume {
         Some(path) => resume(path, settings)?,
-        None => Trainer::new(settings.hidden, plan.seed),
+        None => Trainer::new(settings.hidden, settings.buckets, plan.seed),
     };
     if trainer.epochs_done >= plan.epochs {
         return Err(format!("the checkpoint has {} epochs already: ask for more with --epochs", trainer.epochs_done));
@@ -289,12 +297,14 @@ pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<Summary,
 /// The trainer of the checkpoint at `path`, which must match the run's shape and seed.
 fn resume(path: &Path, settings: &TrainSettings) -> Result<Trainer, String> {
     let checkpoint = Checkpoint::load(path)?;
-    if checkpoint.model.hidden() != settings.hidden {
+    if checkpoint.model.hidden() != settings.hidden || checkpoint.model.buckets() != settings.buckets {
         return Err(format!(
-            "{} holds a network {} wide, not {} (--hidden)",
+            "{} holds a network {} wide with {} output buckets, not {} and {} (--hidden, --buckets)",
             path.display(),
             checkpoint.model.hidden(),
-            settings.hidden
+            checkpoint.model.buckets(),
+            settings.hidden,
+            settings.buckets
         ));
     }
     if checkpoint.seed != settings.plan.seed {

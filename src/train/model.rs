@@ -1,5 +1,6 @@
-//! The trainer's float network: the engine's architecture with any hidden size, its
-//! evaluation, and its quantisation into the integers the engine reads.
+//! The trainer's float network: the engine's architecture with any hidden size and number
+//! of output buckets, its evaluation, and its quantisation into the integers the engine
+//! reads.
 
 use std::ops::Range;
 
@@ -7,7 +8,7 @@ use shakmaty::Chess;
 
 use super::data::{Inputs, Sample};
 use super::lanes;
-use crate::eval::nnue::{EVAL_SCALE, INPUTS, QA, QB, QuantisedNet};
+use crate::eval::nnue::{EVAL_SCALE, INPUTS, QA, QB, QuantisedNet, output_bucket};
 use crate::random::SplitMix;
 
 /// Every parameter stays within ±WEIGHT_LIMIT, so that quantised the network cannot
@@ -22,28 +23,29 @@ pub struct Layout {
     pub feature_weights: Range<usize>,
     /// The feature transformer's bias.
     pub feature_bias: Range<usize>,
-    /// The output weights, the side to move's accumulator first.
+    /// The output weights: per bucket, the side to move's accumulator first.
     pub output_weights: Range<usize>,
-    /// The output bias.
-    pub output_bias: usize,
+    /// The output biases, one per bucket.
+    pub output_bias: Range<usize>,
 }
 
 impl Layout {
-    /// The layout of a network `hidden` lanes wide.
-    pub fn new(hidden: usize) -> Layout {
+    /// The layout of a network `hidden` lanes wide with `buckets` output buckets.
+    pub fn new(hidden: usize, buckets: usize) -> Layout {
         let bias = INPUTS * hidden;
         let output = bias + hidden;
+        let output_bias = output + buckets * 2 * hidden;
         Layout {
             feature_weights: 0..bias,
             feature_bias: bias..output,
-            output_weights: output..output + 2 * hidden,
-            output_bias: output + 2 * hidden,
+            output_weights: output..output_bias,
+            output_bias: output_bias..output_bias + buckets,
         }
     }
 
     /// The number of parameters.
     pub fn parameters(&self) -> usize {
-        self.output_bias + 1
+        self.output_bias.end
     }
 }
 
@@ -51,14 +53,16 @@ impl Layout {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     hidden: usize,
+    buckets: usize,
     params: Vec<f32>,
 }
 
 impl Model {
-    /// A network `hidden` lanes wide, drawn from `seed`: each layer's weights and bias
-    /// uniform in ±1/√(its inputs), so that the accumulators start small but not zero.
-    pub fn new(hidden: usize, seed: u64) -> Model {
-        let layout = Layout::new(hidden);
+    /// A network `hidden` lanes wide with `buckets` output buckets, drawn from `seed`: each
+    /// layer's weights and bias uniform in ±1/√(its inputs), so that the accumulators start
+    /// small but not zero.
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Model {
+        let layout = Layout::new(hidden, buckets);
         let mut rng = SplitMix::new(seed);
         let mut uniform = |bound: f32| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * bound - bound;
         let transformer_bound = 1.0 / (INPUTS as f32).sqrt();
@@ -66,16 +70,19 @@ impl Model {
         let params = (0..layout.parameters())
             .map(|i| uniform(if i < layout.output_weights.start { transformer_bound } else { output_bound }))
             .collect();
-        Model { hidden, params }
+        Model { hidden, buckets, params }
     }
 
     /// The network of `params` (a checkpoint's), checked against the shape.
-    pub fn from_params(hidden: usize, params: Vec<f32>) -> Result<Model, String> {
-        let expected = Layout::new(hidden).parameters();
+    pub fn from_params(hidden: usize, buckets: usize, params: Vec<f32>) -> Result<Model, String> {
+        let expected = Layout::new(hidden, buckets).parameters();
         if params.len() != expected {
-            return Err(format!("{} parameters, a network {hidden} wide has {expected}", params.len()));
+            return Err(format!(
+                "{} parameters, a network {hidden} wide with {buckets} output buckets has {expected}",
+                params.len()
+            ));
         }
-        Ok(Model { hidden, params })
+        Ok(Model { hidden, buckets, params })
     }
 
     /// Lanes per accumulator.
@@ -83,9 +90,20 @@ impl Model {
         self.hidden
     }
 
+    /// Output buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
     /// Where each parameter group lies.
     pub fn layout(&self) -> Layout {
-        Layout::new(self.hidden)
+        Layout::new(self.hidden, self.buckets)
+    }
+
+    /// The output bucket of `inputs`'s position.
+    #[inline(always)]
+    pub fn bucket(&self, inputs: &Inputs) -> usize {
+        output_bucket(inputs.count, self.buckets)
     }
 
     /// Every parameter, in [`Layout`] order.
@@ -107,8 +125,10 @@ impl Model {
         let hidden = self.hidden;
         let bias = &self.params[layout.feature_bias];
         let rows = &self.params[layout.feature_weights];
-        let mut output = self.params[layout.output_bias];
-        let output_weights = self.params[layout.output_weights].chunks_exact(hidden);
+        let bucket = self.bucket(inputs);
+        let mut output = self.params[layout.output_bias.start + bucket];
+        let output_weights =
+            self.params[layout.output_weights][bucket * 2 * hidden..][..2 * hidden].chunks_exact(hidden);
         let active = [&inputs.ours[..inputs.count], &inputs.theirs[..inputs.count]];
         for ((acc, features), weights) in accumulators.iter_mut().zip(active).zip(output_weights) {
             acc.resize(hidden, 0.0);
@@ -136,7 +156,7 @@ impl Model {
     }
 
     /// The network in the engine's integers: the feature transformer times QA, the output
-    /// weights times QB, the output bias times QA·QB, each rounded to the nearest.
+    /// weights times QB, the output biases times QA·QB, each rounded to the nearest.
     pub fn quantise(&self) -> QuantisedNet {
         let layout = self.layout();
         let scaled = |range: Range<usize>, scale: i32| -> Vec<i16> {
@@ -146,7 +166,10 @@ impl Model {
             feature_weights: scaled(layout.feature_weights, QA),
             feature_bias: scaled(layout.feature_bias, QA),
             output_weights: scaled(layout.output_weights, QB),
-            output_bias: (self.params[layout.output_bias] * (QA * QB) as f32).round() as i32,
+            output_bias: self.params[layout.output_bias]
+                .iter()
+                .map(|&p| (p * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 }

@@ -50,12 +50,21 @@ fn the_gradient_matches_finite_differences() {
     const HIDDEN_LANES: usize = 8;
     const STEP: f32 = 1e-3;
     let mut rng = SplitMix::new(31);
-    let samples: Vec<Sample> = random_positions(6, 60, 30)
+    // Random middlegames and some endings, so that both output buckets are used.
+    let mut positions = random_positions(6, 60, 30);
+    let endings = [
+        "8/8/4k3/8/2R5/8/4K3/8 w - - 0 1",
+        "8/5pk1/8/3B4/8/8/1P3K2/8 b - - 0 1",
+        "r4rk1/pp3ppp/8/8/8/8/PP3PPP/R4RK1 w - - 0 1",
+        "2r3k1/1p1n1pp1/p3p2p/8/3N4/P3P2P/1P3PP1/2R3K1 b - - 0 1",
+    ];
+    positions.extend(endings.map(position));
+    let samples: Vec<Sample> = positions
         .iter()
         .map(|pos| Sample::new(pos, rng.range(-600, 600) as i16, rng.below(3) as f32 / 2.0).unwrap())
         .collect();
     // Larger weights than a fresh network's, so that the activations span SCReLU's curve.
-    let mut model = Model::new(HIDDEN_LANES, 32);
+    let mut model = Model::new(HIDDEN_LANES, 2, 32);
     let layout = model.layout();
     model.params_mut()[..layout.output_weights.start].iter_mut().for_each(|p| *p *= 8.0);
     model.params_mut()[layout.output_weights.start..].iter_mut().for_each(|p| *p *= 4.0);
@@ -100,7 +109,7 @@ fn the_gradient_matches_finite_differences() {
         }
     }
     checked.extend(layout.output_weights.clone().map(|p| ("output weight", p)));
-    checked.push(("output bias", layout.output_bias));
+    checked.extend(layout.output_bias.clone().map(|p| ("output bias", p)));
     let mut large = 0;
     for &(group, p) in &checked {
         let nudged = |delta: f32| {
@@ -114,9 +123,14 @@ fn the_gradient_matches_finite_differences() {
         assert!((numeric - exact).abs() <= tolerance, "{group} {p}: analytic {exact:e}, numeric {numeric:e}");
         large += usize::from(exact.abs() > 1e-3);
     }
-    assert!(large * 2 > checked.len(), "most checked gradients are far from zero ({large} of {})", checked.len());
+    // The idle row's gradients are zero by design (asserted below): most of the others are not.
+    let live = checked.len() - HIDDEN_LANES;
+    assert!(large * 2 > live, "most live gradients are far from zero ({large} of {live})");
     assert!(analytic[idle_row * HIDDEN_LANES..][..HIDDEN_LANES].iter().all(|&g| g == 0.0));
 }
+
+/// Output buckets of the network trained to count material.
+const MATERIAL_BUCKETS: usize = 3;
 
 /// A network of the engine's shape trained to count material (100 cp a pawn), with the
 /// validation loss before and after: trained once, shared by the tests below.
@@ -133,7 +147,7 @@ fn material_run() -> &'static MaterialRun {
         let training: Vec<Sample> = random_positions(6000, 100, 40).iter().map(label).collect();
         let validation: Vec<Sample> = random_positions(500, 100, 41).iter().map(label).collect();
         let plan = Plan { epochs: 6, batch: 128, lr: 0.01, wdl: 0.0, threads: 2, seed: 42 };
-        let mut trainer = Trainer::new(HIDDEN, plan.seed);
+        let mut trainer = Trainer::new(HIDDEN, MATERIAL_BUCKETS, plan.seed);
         let before = mean_loss(&trainer.model, &validation, plan.wdl, 2);
         for _ in 0..plan.epochs {
             trainer.train_epoch(&training, &plan);
@@ -160,7 +174,7 @@ fn rounded(model: &Model) -> Model {
     for (i, p) in rounded.params_mut().iter_mut().enumerate() {
         let scale = match i {
             _ if i < layout.output_weights.start => QA,
-            _ if i < layout.output_bias => QB,
+            _ if i < layout.output_bias.start => QB,
             _ => QA * QB,
         } as f32;
         *p = (*p * scale).round() / scale;
@@ -178,7 +192,9 @@ fn rounding_deviation(model: &Model, sample: &Sample) -> f32 {
     let mut accumulators = [Vec::new(), Vec::new()];
     model.forward(&inputs, &mut accumulators);
     let layout = model.layout();
-    let weights = model.params()[layout.output_weights].chunks_exact(model.hidden());
+    let hidden = model.hidden();
+    let bucket = model.bucket(&inputs);
+    let weights = model.params()[layout.output_weights][bucket * 2 * hidden..][..2 * hidden].chunks_exact(hidden);
     let uniform_variance = |step: f32| step * step / 12.0;
     let lane_variance = (inputs.count + 1) as f32 * uniform_variance(1.0 / QA as f32);
     let mut variance = 0.0;
@@ -223,12 +239,12 @@ fn the_engine_evaluates_the_trained_network_as_the_trainer_does() {
 
 #[test]
 fn weights_at_the_clipping_limit_load_in_the_engine() {
-    let mut model = Model::new(HIDDEN, 3);
+    let mut model = Model::new(HIDDEN, 2, 3);
     model.params_mut().iter_mut().enumerate().for_each(|(i, p)| *p = if i % 3 == 0 { -1e3 } else { 1e3 });
     model.clip();
     assert!(model.params().iter().all(|p| p.abs() == WEIGHT_LIMIT));
     let quantised = model.quantise();
-    assert_eq!(quantised.output_bias.abs(), (WEIGHT_LIMIT * (QA * QB) as f32).round() as i32);
+    assert!(quantised.output_bias.iter().all(|b| b.abs() == (WEIGHT_LIMIT * (QA * QB) as f32).round() as i32));
     assert!(Network::from_quantised(&quantised).is_ok());
 }
 
@@ -239,10 +255,10 @@ fn a_resumed_run_continues_exactly() {
         .map(|pos| Sample::new(pos, (37 * material(pos)) as i16, 1.0).unwrap())
         .collect();
     let plan = Plan { epochs: 2, batch: 64, lr: 0.003, wdl: 0.5, threads: 2, seed: 61 };
-    let mut straight = Trainer::new(16, plan.seed);
+    let mut straight = Trainer::new(16, 2, plan.seed);
     straight.train_epoch(&samples, &plan);
     straight.train_epoch(&samples, &plan);
-    let mut halted = Trainer::new(16, plan.seed);
+    let mut halted = Trainer::new(16, 2, plan.seed);
     halted.train_epoch(&samples, &plan);
     let saved = halted.checkpoint(plan.seed).to_bytes();
     let mut resumed = Trainer::resume(checkpoint::Checkpoint::from_bytes(&saved).unwrap());
@@ -296,8 +312,11 @@ fn a_run_over_chunk_files_writes_a_network_the_engine_loads_and_resumes() {
     let second = run(&settings, &progress).unwrap();
     assert_eq!((second.epochs, second.last_epoch), (1, 2));
     assert!(run(&settings, &progress).unwrap_err().contains("epochs already"));
-    settings.hidden = 64;
     settings.plan.epochs = 3;
+    settings.buckets = 4;
+    assert!(run(&settings, &progress).unwrap_err().contains("--buckets"));
+    settings.buckets = DEFAULT_BUCKETS;
+    settings.hidden = 64;
     assert!(run(&settings, &progress).unwrap_err().contains("wide"));
     settings.resume = None;
     settings.inputs = vec![dir.join("absent")];

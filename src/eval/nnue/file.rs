@@ -2,18 +2,22 @@
 //! the quantised weights.
 //!
 //! Header (little-endian): [`MAGIC`], the format version (u32), the input count, the
-//! hidden size, QA, QB and EVAL_SCALE (u32 each), the [`checksum`] of the weight bytes
-//! (u64). Then the weights: the feature transformer's rows (input-major, i16), its bias
-//! (i16), the output weights (side to move's half first, i16), the output bias (i32).
+//! hidden size, the number of output buckets, QA, QB and EVAL_SCALE (u32 each), the
+//! [`checksum`] of the weight bytes (u64). Then the weights: the feature transformer's rows
+//! (input-major, i16), its bias (i16), the output weights (per bucket, the side to move's
+//! half first, i16), the output biases (one per bucket, i32). Version 1, the first
+//! networks' format, is read too: the same without the bucket count, one bucket.
 
-use super::{EVAL_SCALE, INPUTS, QA, QB};
+use super::{EVAL_SCALE, INPUTS, MAX_BUCKETS, QA, QB};
 
 /// The first bytes of a network file.
 pub const MAGIC: [u8; 8] = *b"HRRNNUE1";
-/// The layout version this engine reads and writes.
-pub const VERSION: u32 = 1;
-/// Bytes before the weights.
-pub const HEADER_BYTES: usize = 40;
+/// The layout version this engine writes.
+pub const VERSION: u32 = 2;
+/// Bytes before the weights in a version 2 file.
+pub const HEADER_BYTES: usize = 44;
+/// Bytes before the weights in a version 1 file (no bucket count).
+const VERSION_1_HEADER_BYTES: usize = 40;
 /// The widest hidden layer a file may claim, so a damaged size cannot ask for a huge buffer.
 const MAX_HIDDEN: usize = 1 << 16;
 /// FNV-1a's offset basis and prime (64-bit).
@@ -28,10 +32,11 @@ pub struct QuantisedNet {
     pub feature_weights: Vec<i16>,
     /// `hidden` biases, scaled by QA.
     pub feature_bias: Vec<i16>,
-    /// `2 x hidden` weights, the side to move's accumulator first, scaled by QB.
+    /// `buckets x 2 x hidden` weights, per bucket the side to move's accumulator first,
+    /// scaled by QB.
     pub output_weights: Vec<i16>,
-    /// The output bias, scaled by QA·QB.
-    pub output_bias: i32,
+    /// One output bias per bucket, scaled by QA·QB.
+    pub output_bias: Vec<i32>,
 }
 
 impl QuantisedNet {
@@ -40,14 +45,23 @@ impl QuantisedNet {
         self.feature_bias.len()
     }
 
-    /// Checks that every part has the length the hidden size asks for.
+    /// The number of output buckets (one output bias each).
+    pub fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
+    /// Checks that every part has the length the hidden size and the buckets ask for.
     pub fn check_lengths(&self) -> Result<(), String> {
-        let hidden = self.hidden();
-        if self.feature_weights.len() != INPUTS * hidden || self.output_weights.len() != 2 * hidden {
+        let (hidden, buckets) = (self.hidden(), self.buckets());
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(format!("{buckets} output buckets (1 to {MAX_BUCKETS} allowed)"));
+        }
+        if self.feature_weights.len() != INPUTS * hidden || self.output_weights.len() != buckets * 2 * hidden {
             return Err(format!(
-                "a network with {hidden} hidden lanes needs {} feature weights and {} output weights, not {} and {}",
+                "a network with {hidden} hidden lanes and {buckets} output buckets needs {} feature weights and {} \
+                 output weights, not {} and {}",
                 INPUTS * hidden,
-                2 * hidden,
+                buckets * 2 * hidden,
                 self.feature_weights.len(),
                 self.output_weights.len()
             ));
@@ -55,17 +69,28 @@ impl QuantisedNet {
         Ok(())
     }
 
-    /// The file's contents.
+    /// The file's contents (the current version).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut weights = Vec::with_capacity(payload_bytes(self.hidden()));
+        let mut weights = Vec::with_capacity(payload_bytes(self.hidden(), self.buckets()));
         for value in self.feature_weights.iter().chain(&self.feature_bias).chain(&self.output_weights) {
             weights.extend_from_slice(&value.to_le_bytes());
         }
-        weights.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in &self.output_bias {
+            weights.extend_from_slice(&bias.to_le_bytes());
+        }
         let mut bytes = Vec::with_capacity(HEADER_BYTES + weights.len());
         bytes.extend_from_slice(&MAGIC);
-        let hidden = u32::try_from(self.hidden()).unwrap_or(u32::MAX);
-        for field in [VERSION, INPUTS as u32, hidden, QA as u32, QB as u32, EVAL_SCALE as u32] {
+        let count = |value: usize| u32::try_from(value).unwrap_or(u32::MAX);
+        let fields = [
+            VERSION,
+            INPUTS as u32,
+            count(self.hidden()),
+            count(self.buckets()),
+            QA as u32,
+            QB as u32,
+            EVAL_SCALE as u32,
+        ];
+        for field in fields {
             bytes.extend_from_slice(&field.to_le_bytes());
         }
         bytes.extend_from_slice(&checksum(&weights).to_le_bytes());
@@ -73,53 +98,71 @@ impl QuantisedNet {
         bytes
     }
 
-    /// Reads a file's contents: any hidden size, everything else checked.
+    /// Reads a file's contents: any hidden size and bucket count, everything else checked.
     pub fn from_bytes(bytes: &[u8]) -> Result<QuantisedNet, String> {
-        let hidden = hidden_size(bytes)?;
-        let expected = HEADER_BYTES + payload_bytes(hidden);
+        let header = header(bytes)?;
+        let (hidden, buckets) = (header.hidden, header.buckets);
+        let expected = header.length + payload_bytes(hidden, buckets);
         if bytes.len() < expected {
             return Err(format!(
-                "truncated: {} bytes, a network with {hidden} hidden lanes has {expected}",
+                "truncated: {} bytes, a network with {hidden} hidden lanes and {buckets} output buckets has {expected}",
                 bytes.len()
             ));
         }
         if bytes.len() > expected {
             return Err(format!("{} bytes after the weights", bytes.len() - expected));
         }
-        let weights = &bytes[HEADER_BYTES..];
-        let stored = u64::from_le_bytes(field(bytes, 32));
-        if checksum(weights) != stored {
+        let weights = &bytes[header.length..];
+        if checksum(weights) != header.checksum {
             return Err("the weights do not match the header's checksum (a damaged file)".to_string());
         }
-        let (shorts, bias) = weights.split_at(weights.len() - 4);
+        let (shorts, biases) = weights.split_at(weights.len() - 4 * buckets);
         let mut values = shorts.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
         let mut take = |count: usize| values.by_ref().take(count).collect::<Vec<i16>>();
         let net = QuantisedNet {
             feature_weights: take(INPUTS * hidden),
             feature_bias: take(hidden),
-            output_weights: take(2 * hidden),
-            output_bias: i32::from_le_bytes(field(bias, 0)),
+            output_weights: take(buckets * 2 * hidden),
+            output_bias: biases.chunks_exact(4).map(|b| i32::from_le_bytes(field(b, 0))).collect(),
         };
         net.check_lengths()?;
         Ok(net)
     }
 }
 
-/// The hidden size a file's header declares, after checking the header's magic, version,
-/// input count and scales.
-pub fn hidden_size(bytes: &[u8]) -> Result<usize, String> {
-    if bytes.len() < HEADER_BYTES {
-        return Err(format!("{} bytes, too short for a network file's header ({HEADER_BYTES})", bytes.len()));
+/// What a file's header declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Lanes per accumulator.
+    pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
+    /// Bytes before the weights.
+    length: usize,
+    /// The weights' checksum.
+    checksum: u64,
+}
+
+/// The header of a network file, after checking its magic, version, input count, scales
+/// and sizes.
+pub fn header(bytes: &[u8]) -> Result<Header, String> {
+    if bytes.len() < VERSION_1_HEADER_BYTES {
+        return Err(format!("{} bytes, too short for a network file's header ({VERSION_1_HEADER_BYTES})", bytes.len()));
     }
     if bytes[..8] != MAGIC {
         return Err("not a Harrier network file (bad magic)".to_string());
     }
     let number = |offset: usize| u32::from_le_bytes(field(bytes, offset));
-    if number(8) != VERSION {
-        return Err(format!("network format version {}; this engine reads version {VERSION}", number(8)));
-    }
+    let (length, buckets, scales_at) = match number(8) {
+        1 => (VERSION_1_HEADER_BYTES, 1, 20),
+        VERSION if bytes.len() >= HEADER_BYTES => (HEADER_BYTES, number(20) as usize, 24),
+        VERSION => {
+            return Err(format!("{} bytes, too short for a network file's header ({HEADER_BYTES})", bytes.len()));
+        }
+        other => return Err(format!("network format version {other}; this engine reads versions 1 and {VERSION}")),
+    };
     let expected = [("inputs", INPUTS as u32), ("QA", QA as u32), ("QB", QB as u32), ("EVAL_SCALE", EVAL_SCALE as u32)];
-    for ((name, wanted), offset) in expected.into_iter().zip([12, 20, 24, 28]) {
+    for ((name, wanted), offset) in expected.into_iter().zip([12, scales_at, scales_at + 4, scales_at + 8]) {
         if number(offset) != wanted {
             return Err(format!("the network's {name} is {}, this engine's is {wanted}", number(offset)));
         }
@@ -128,12 +171,15 @@ pub fn hidden_size(bytes: &[u8]) -> Result<usize, String> {
     if hidden == 0 || hidden > MAX_HIDDEN {
         return Err(format!("a hidden size of {hidden} is not a network"));
     }
-    Ok(hidden)
+    if buckets == 0 || buckets > MAX_BUCKETS {
+        return Err(format!("{buckets} output buckets (1 to {MAX_BUCKETS} allowed)"));
+    }
+    Ok(Header { hidden, buckets, length, checksum: u64::from_le_bytes(field(bytes, length - 8)) })
 }
 
-/// Bytes of the weights of a network with `hidden` lanes.
-fn payload_bytes(hidden: usize) -> usize {
-    2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// Bytes of the weights of a network with `hidden` lanes and `buckets` output buckets.
+fn payload_bytes(hidden: usize, buckets: usize) -> usize {
+    2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 /// `N` bytes of `bytes` at `offset` (the caller has checked the length).
@@ -158,7 +204,8 @@ mod tests {
     fn a_network_round_trips_through_its_file() {
         let net = random_network(1);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(HIDDEN));
+        let weights = net.to_quantised();
+        assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(HIDDEN, weights.buckets()));
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
         assert_ne!(Network::from_bytes(&random_network(2).to_bytes()), Ok(net));
     }
@@ -186,13 +233,38 @@ mod tests {
     }
 
     #[test]
+    fn a_version_1_file_is_read_as_one_bucket() {
+        let net = (1..10).map(random_network).find(|net| net.to_quantised().buckets() == 1).unwrap();
+        let weights = &net.to_bytes()[HEADER_BYTES..];
+        let mut version_1 = MAGIC.to_vec();
+        for field in [1, INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, EVAL_SCALE as u32] {
+            version_1.extend_from_slice(&field.to_le_bytes());
+        }
+        version_1.extend_from_slice(&checksum(weights).to_le_bytes());
+        version_1.extend_from_slice(weights);
+        assert_eq!(Network::from_bytes(&version_1), Ok(net));
+        version_1[8] = 3;
+        assert!(Network::from_bytes(&version_1).unwrap_err().contains("version 3"));
+    }
+
+    #[test]
+    fn a_bucket_count_out_of_range_is_refused() {
+        let mut net = random_network(5).to_quantised();
+        for buckets in [0, MAX_BUCKETS + 1] {
+            net.output_bias = vec![0; buckets];
+            net.output_weights = vec![0; buckets * 2 * HIDDEN];
+            assert!(QuantisedNet::from_bytes(&net.to_bytes()).unwrap_err().contains("output buckets"), "{buckets}");
+        }
+    }
+
+    #[test]
     fn another_shape_is_refused_by_name() {
         let hidden = 16;
         let other = QuantisedNet {
             feature_weights: vec![1; INPUTS * hidden],
             feature_bias: vec![2; hidden],
-            output_weights: vec![3; 2 * hidden],
-            output_bias: 4,
+            output_weights: vec![3; 2 * 2 * hidden],
+            output_bias: vec![4, 5],
         };
         let bytes = other.to_bytes();
         assert_eq!(QuantisedNet::from_bytes(&bytes), Ok(other));

@@ -5,7 +5,8 @@
 //! switches on one of 768 inputs (colour relative to the perspective, role, square) for
 //! each side's perspective; the feature transformer sums those inputs' weight rows into an
 //! [`Accumulator`] per perspective; the output layer reads both accumulators through
-//! SCReLU, the side to move's first. Integers throughout, as `harrier train` quantises
+//! SCReLU, the side to move's first, with the weights of the position's output bucket
+//! (chosen by the number of pieces). Integers throughout, as `harrier train` quantises
 //! them (see `docs/nnue.md`), so a move costs a few row additions and an evaluation one
 //! dot product.
 
@@ -35,6 +36,15 @@ pub const QB: i32 = 64;
 pub const EVAL_SCALE: i32 = 400;
 /// Pieces a legal position can hold: the accumulator's range is checked against it.
 pub const MAX_PIECES: i32 = 32;
+/// The most output buckets a network file may have.
+pub const MAX_BUCKETS: usize = 16;
+
+/// The output bucket of a position of `pieces` pieces (kings included) in a network of
+/// `buckets` buckets: the range 2 to 32 pieces cut into `buckets` near-equal parts, so that
+/// endings and middlegames get output weights of their own.
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / (MAX_PIECES as usize - 1)).min(buckets - 1)
+}
 
 /// One row of the feature transformer or one accumulator half: `HIDDEN` lanes, aligned
 /// for vector loads.
@@ -48,9 +58,10 @@ pub struct Network {
     /// One row per input, `feature_index` order.
     feature_weights: Box<[Lanes]>,
     feature_bias: Lanes,
-    /// The side to move's half, then the other side's.
-    output_weights: [Lanes; 2],
-    output_bias: i32,
+    /// Per output bucket, the side to move's half, then the other side's.
+    output_weights: Box<[[Lanes; 2]]>,
+    /// Per output bucket.
+    output_bias: Box<[i32]>,
 }
 
 impl Network {
@@ -83,8 +94,12 @@ impl Network {
         Ok(Network {
             feature_weights: net.feature_weights.chunks_exact(HIDDEN).map(lanes).collect(),
             feature_bias: lanes(&net.feature_bias),
-            output_weights: [lanes(&net.output_weights[..HIDDEN]), lanes(&net.output_weights[HIDDEN..])],
-            output_bias: net.output_bias,
+            output_weights: net
+                .output_weights
+                .chunks_exact(2 * HIDDEN)
+                .map(|bucket| [lanes(&bucket[..HIDDEN]), lanes(&bucket[HIDDEN..])])
+                .collect(),
+            output_bias: net.output_bias.clone().into_boxed_slice(),
         })
     }
 
@@ -93,14 +108,14 @@ impl Network {
         QuantisedNet {
             feature_weights: self.feature_weights.iter().flat_map(|row| row.0).collect(),
             feature_bias: self.feature_bias.0.to_vec(),
-            output_weights: self.output_weights.iter().flat_map(|row| row.0).collect(),
-            output_bias: self.output_bias,
+            output_weights: self.output_weights.iter().flatten().flat_map(|row| row.0).collect(),
+            output_bias: self.output_bias.to_vec(),
         }
     }
 
     /// Reads a network file's contents ([`mod@file`]); a damaged file or another shape is an error.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        check_shape(file::hidden_size(bytes)?)?;
+        check_shape(file::header(bytes)?.hidden)?;
         Network::from_quantised(&QuantisedNet::from_bytes(bytes)?)
     }
 
@@ -144,13 +159,16 @@ fn check_shape(hidden: usize) -> Result<(), String> {
     ))
 }
 
-/// The evaluation in centipawns for `side_to_move` of the position `acc` holds.
-pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
-    let ours = kernels::screlu_dot(acc.values(side_to_move), &net.output_weights[0]);
-    let theirs = kernels::screlu_dot(acc.values(!side_to_move), &net.output_weights[1]);
+/// The evaluation in centipawns for the side to move of `pos`, whose accumulator is `acc`.
+pub fn evaluate(net: &Network, acc: &Accumulator, pos: &Chess) -> i32 {
+    let side_to_move = pos.turn();
+    let bucket = output_bucket(pos.board().occupied().count(), net.output_bias.len());
+    let weights = &net.output_weights[bucket];
+    let ours = kernels::screlu_dot(acc.values(side_to_move), &weights[0]);
+    let theirs = kernels::screlu_dot(acc.values(!side_to_move), &weights[1]);
     // Each sum is at most HIDDEN·QA²·(i16::MAX / QA) < 2^30 (the loader checks the
     // weights), but their total and its scaling by EVAL_SCALE need not fit in i32.
-    let output = (i64::from(ours) + i64::from(theirs)) / i64::from(QA) + i64::from(net.output_bias);
+    let output = (i64::from(ours) + i64::from(theirs)) / i64::from(QA) + i64::from(net.output_bias[bucket]);
     let scaled = output * i64::from(EVAL_SCALE) / i64::from(QA * QB);
     // |output| < 2^23 + 2^31, so |scaled| < 2^26.
     scaled as i32
@@ -158,7 +176,7 @@ pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
 
 /// The evaluation of `pos` in centipawns for the side to move, from a fresh accumulator.
 pub fn evaluate_position(net: &Network, pos: &Chess) -> i32 {
-    evaluate(net, &Accumulator::new(net, pos.board()), pos.turn())
+    evaluate(net, &Accumulator::new(net, pos.board()), pos)
 }
 
 #[cfg(test)]
@@ -188,13 +206,14 @@ pub(crate) mod testing {
     /// A network whose weights are random but within the ranges the loader accepts.
     pub fn random_network(seed: u64) -> Network {
         let mut rng = SplitMix::new(seed);
+        let buckets = 1 + rng.below(4) as usize;
         let mut values =
             |count: usize, limit: i32| -> Vec<i16> { (0..count).map(|_| rng.range(-limit, limit) as i16).collect() };
         let net = QuantisedNet {
             feature_weights: values(INPUTS * HIDDEN, 500),
             feature_bias: values(HIDDEN, 400),
-            output_weights: values(2 * HIDDEN, 127),
-            output_bias: 1234,
+            output_weights: values(buckets * 2 * HIDDEN, 127),
+            output_bias: (0..buckets).map(|bucket| 1234 - 500 * bucket as i32).collect(),
         };
         Network::from_quantised(&net).unwrap()
     }

@@ -23,13 +23,17 @@ fn reference(net: &QuantisedNet, pos: &Chess) -> i32 {
     };
     let (ours, theirs) = (accumulator(pos.turn()), accumulator(!pos.turn()));
     let activated = |value: i64| value.clamp(0, i64::from(QA)).pow(2);
+    // Buckets by piece count, written out: 2 to 32 pieces in near-equal parts.
+    let pieces = pos.board().occupied().count();
+    let bucket = (0..net.buckets()).rev().find(|&b| (pieces - 2) * net.buckets() >= b * 31).unwrap();
+    let weights = &net.output_weights[bucket * 2 * hidden..];
     let sum: i64 = (0..hidden)
         .map(|lane| {
-            activated(ours[lane]) * i64::from(net.output_weights[lane])
-                + activated(theirs[lane]) * i64::from(net.output_weights[hidden + lane])
+            activated(ours[lane]) * i64::from(weights[lane])
+                + activated(theirs[lane]) * i64::from(weights[hidden + lane])
         })
         .sum();
-    ((sum / i64::from(QA) + i64::from(net.output_bias)) * i64::from(EVAL_SCALE) / i64::from(QA * QB)) as i32
+    ((sum / i64::from(QA) + i64::from(net.output_bias[bucket])) * i64::from(EVAL_SCALE) / i64::from(QA * QB)) as i32
 }
 
 fn position(fen: &str, mode: CastlingMode) -> Chess {
@@ -176,11 +180,11 @@ fn nanoseconds_each(operations: usize, mut pass: impl FnMut()) -> f64 {
 fn speed_of_the_network() {
     let net = random_network(21);
     let positions = random_positions(64, 22);
-    let quiet: Vec<(Accumulator, Changes, Color)> = positions
+    let quiet: Vec<(Accumulator, Changes, Chess)> = positions
         .iter()
         .filter_map(|pos| {
             let m = pos.legal_moves().into_iter().find(|m| !m.is_capture() && !m.is_promotion() && !m.is_castle())?;
-            Some((Accumulator::new(&net, pos.board()), move_changes(pos, m), pos.turn()))
+            Some((Accumulator::new(&net, pos.board()), move_changes(pos, m), pos.clone()))
         })
         .collect();
     for portable in [false, true] {
@@ -198,8 +202,8 @@ fn speed_of_the_network() {
         });
         let mut sum = 0i64;
         let evaluation = nanoseconds_each(quiet.len(), || {
-            for (acc, _, turn) in &quiet {
-                sum += i64::from(evaluate(&net, std::hint::black_box(acc), *turn));
+            for (acc, _, pos) in &quiet {
+                sum += i64::from(evaluate(&net, std::hint::black_box(acc), pos));
             }
         });
         std::hint::black_box((acc, accumulators, sum));

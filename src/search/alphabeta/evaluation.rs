@@ -47,7 +47,7 @@ impl Evaluator {
     #[inline]
     pub(super) fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
         match &self.0 {
-            Some(line) => network_value(pos, nnue::evaluate(&line.net, &line.accumulators[ply], pos.turn())),
+            Some(line) => network_value(pos, nnue::evaluate(&line.net, &line.accumulators[ply], pos)),
             None => evaluate(pos),
         }
     }
