@@ -787,20 +787,30 @@ fn searchmoves_hold_in_every_search(style: &str) {
 
 /// `go nodes N` visits at most N positions, the probes' and the tree's new nodes together,
 /// and most of them. (The tree's nodes used to come on top of the probes' budget, 3 % more
-/// in the Harris style.) The largest `go nodes` searches until `stop`: adding the work done
-/// to it used to overflow, and the tree then stopped at once.
+/// in the Harris style.) The largest `go nodes` is no limit: adding the work done to it used
+/// to overflow, and the tree then stopped at once. It searches until `stop` or, in the
+/// Harris style, until nothing is left in the band (Harris's own end of a search), far past
+/// the limits before it either way.
 fn go_nodes_is_kept_exactly(style: &str) {
     let mut e = bandwidth_engine(style, false);
     let pos = play(&mut e, &["e2e4", "e7e5"]);
-    for limit in [20_000, 50_000, 200_000] {
+    let limits = [20_000, 50_000, 200_000];
+    for limit in limits {
         let search = e.go(&format!("go nodes {limit}"), &pos);
         let nodes = search.final_field("nodes").expect("a node count in the final report");
         assert!(nodes <= limit && nodes > limit / 2, "go nodes {limit} searched {nodes} nodes");
     }
     e.send(&format!("go nodes {}", u64::MAX));
-    e.no_bestmove_for(WATCH);
-    e.send("stop");
-    e.bestmove(&pos, TIMEOUT);
+    let lines = e.lines_for(WATCH);
+    let search = if lines.iter().any(|l| l.starts_with("bestmove")) {
+        assert_eq!(style, "Harris", "only the Harris style ends by itself: {lines:#?}");
+        Search::check(lines, &pos, WATCH)
+    } else {
+        e.send("stop");
+        e.bestmove(&pos, TIMEOUT)
+    };
+    let nodes = search.final_field("nodes").expect("a node count in the final report");
+    assert!(nodes > 2 * limits[2], "go nodes {} stopped at {nodes} nodes", u64::MAX);
     e.ready();
 }
 
