@@ -10,8 +10,7 @@ use std::path::Path;
 
 use super::adamw::AdamW;
 use super::model::{Layout, Model};
-use crate::eval::nnue::MAX_BUCKETS;
-use crate::eval::nnue::file::checksum;
+use crate::eval::nnue::file::{check_bucket_count, checksum};
 
 /// The first bytes of a checkpoint file.
 pub const MAGIC: [u8; 8] = *b"HRRCKPT2";
@@ -69,9 +68,7 @@ impl Checkpoint {
             return Err(format!("a hidden size of {hidden} is not a network"));
         }
         let buckets = word(12) as usize;
-        if buckets == 0 || buckets > MAX_BUCKETS {
-            return Err(format!("{buckets} output buckets (1 to {MAX_BUCKETS} allowed)"));
-        }
+        check_bucket_count(buckets)?;
         let parameters = Layout::new(hidden, buckets).parameters();
         let expected = HEADER_BYTES + 12 * parameters + 8;
         if bytes.len() != expected {

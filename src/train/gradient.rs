@@ -55,7 +55,7 @@ fn add_sample_gradient(
     let (output_weight_gradient, output_bias_gradient) = output_gradient.split_at_mut(layout.output_weights.len());
     output_bias_gradient[bucket] += g;
     let active = [&inputs.ours[..inputs.count], &inputs.theirs[..inputs.count]];
-    let bucket_weights = bucket * 2 * hidden..(bucket + 1) * 2 * hidden;
+    let bucket_weights = layout.bucket_weights(bucket);
     let output_weights = params[layout.output_weights.clone()][bucket_weights.clone()].chunks_exact(hidden);
     let parts = output_weight_gradient[bucket_weights].chunks_exact_mut(hidden).zip(output_weights);
     for (((weight_gradient, weights), (acc, slope)), features) in

@@ -47,6 +47,12 @@ impl Layout {
     pub fn parameters(&self) -> usize {
         self.output_bias.end
     }
+
+    /// Where bucket `bucket`'s output weights lie, within [`Layout::output_weights`]'s range.
+    pub fn bucket_weights(&self, bucket: usize) -> Range<usize> {
+        let width = self.output_weights.len() / self.output_bias.len();
+        bucket * width..(bucket + 1) * width
+    }
 }
 
 /// The network in floats.
@@ -123,12 +129,12 @@ impl Model {
     pub fn forward(&self, inputs: &Inputs, accumulators: &mut [Vec<f32>; 2]) -> f32 {
         let layout = self.layout();
         let hidden = self.hidden;
+        let bucket = self.bucket(inputs);
+        let bucket_weights = layout.bucket_weights(bucket);
         let bias = &self.params[layout.feature_bias];
         let rows = &self.params[layout.feature_weights];
-        let bucket = self.bucket(inputs);
         let mut output = self.params[layout.output_bias.start + bucket];
-        let output_weights =
-            self.params[layout.output_weights][bucket * 2 * hidden..][..2 * hidden].chunks_exact(hidden);
+        let output_weights = self.params[layout.output_weights][bucket_weights].chunks_exact(hidden);
         let active = [&inputs.ours[..inputs.count], &inputs.theirs[..inputs.count]];
         for ((acc, features), weights) in accumulators.iter_mut().zip(active).zip(output_weights) {
             acc.resize(hidden, 0.0);

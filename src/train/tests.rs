@@ -194,7 +194,7 @@ fn rounding_deviation(model: &Model, sample: &Sample) -> f32 {
     let layout = model.layout();
     let hidden = model.hidden();
     let bucket = model.bucket(&inputs);
-    let weights = model.params()[layout.output_weights][bucket * 2 * hidden..][..2 * hidden].chunks_exact(hidden);
+    let weights = model.params()[layout.output_weights.clone()][layout.bucket_weights(bucket)].chunks_exact(hidden);
     let uniform_variance = |step: f32| step * step / 12.0;
     let lane_variance = (inputs.count + 1) as f32 * uniform_variance(1.0 / QA as f32);
     let mut variance = 0.0;

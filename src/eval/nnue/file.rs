@@ -53,9 +53,7 @@ impl QuantisedNet {
     /// Checks that every part has the length the hidden size and the buckets ask for.
     pub fn check_lengths(&self) -> Result<(), String> {
         let (hidden, buckets) = (self.hidden(), self.buckets());
-        if buckets == 0 || buckets > MAX_BUCKETS {
-            return Err(format!("{buckets} output buckets (1 to {MAX_BUCKETS} allowed)"));
-        }
+        check_bucket_count(buckets)?;
         if self.feature_weights.len() != INPUTS * hidden || self.output_weights.len() != buckets * 2 * hidden {
             return Err(format!(
                 "a network with {hidden} hidden lanes and {buckets} output buckets needs {} feature weights and {} \
@@ -171,10 +169,16 @@ pub fn header(bytes: &[u8]) -> Result<Header, String> {
     if hidden == 0 || hidden > MAX_HIDDEN {
         return Err(format!("a hidden size of {hidden} is not a network"));
     }
+    check_bucket_count(buckets)?;
+    Ok(Header { hidden, buckets, length, checksum: u64::from_le_bytes(field(bytes, length - 8)) })
+}
+
+/// An error unless `buckets` is an output bucket count a network may have.
+pub fn check_bucket_count(buckets: usize) -> Result<(), String> {
     if buckets == 0 || buckets > MAX_BUCKETS {
         return Err(format!("{buckets} output buckets (1 to {MAX_BUCKETS} allowed)"));
     }
-    Ok(Header { hidden, buckets, length, checksum: u64::from_le_bytes(field(bytes, length - 8)) })
+    Ok(())
 }
 
 /// Bytes of the weights of a network with `hidden` lanes and `buckets` output buckets.
