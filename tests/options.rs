@@ -146,3 +146,41 @@ fn threads_and_multipv_in_bandwidth_mode_are_kept_and_said_to_wait() {
     engine.set_option("SearchMode", "AlphaBeta");
     assert!(notes.take().is_empty());
 }
+
+/// An `EvalFile` the engine cannot use (missing, truncated, not a network) is refused with
+/// one `info string` and the network in use stays; a valid one is taken and named.
+#[test]
+fn a_bad_network_file_keeps_the_network_in_use() {
+    let dir = std::env::temp_dir().join(format!("harrier-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let network = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue")).unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let copy = write("copy.nnue", &network);
+    let bad = [
+        write("truncated.nnue", &network[..network.len() / 2]),
+        write("garbage.nnue", b"not a network"),
+        dir.join("missing.nnue").to_str().unwrap().to_string(),
+    ];
+    let (mut engine, notes) = engine();
+    for path in &bad {
+        let said = refused(&mut engine, &notes, "EvalFile", path);
+        assert!(said.ends_with("; keeping the previous evaluation"), "{said}");
+    }
+    engine.set_option("EvalFile", &copy);
+    assert_eq!(notes.take(), [format!("evaluation: network {copy}")]);
+    assert_eq!(engine.settings().eval_file, copy);
+    for path in &bad {
+        refused(&mut engine, &notes, "EvalFile", path);
+    }
+    engine.set_option("Use NNUE", "false");
+    assert_eq!(notes.take(), ["evaluation: hand-crafted"]);
+    assert!(engine.settings().search.network.is_none());
+    engine.set_option("Use NNUE", "true");
+    engine.set_option("EvalFile", "");
+    assert_eq!(notes.take(), [format!("evaluation: network {copy}"), "evaluation: the built-in network".to_string()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

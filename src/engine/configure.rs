@@ -67,7 +67,10 @@ impl Engine {
         let old = self.settings.clone();
         if (wanted.use_nnue, &wanted.eval_file) != (old.use_nnue, &old.eval_file) {
             match network_of(&wanted) {
-                Ok(net) => wanted.search.network = net,
+                Ok(net) => {
+                    self.out.info_string(&evaluation_in_use(&wanted));
+                    wanted.search.network = net;
+                }
                 Err(reason) => {
                     self.out.info_string(&format!("{reason}; keeping the previous evaluation"));
                     (wanted.use_nnue, wanted.eval_file) = (old.use_nnue, old.eval_file.clone());
@@ -174,6 +177,16 @@ impl Engine {
                 false
             }
         }
+    }
+}
+
+/// Which evaluation `settings` select, as said when it changes (Stockfish names its
+/// network the same way), so a user sees that an `EvalFile` was taken.
+fn evaluation_in_use(settings: &Settings) -> String {
+    match (settings.use_nnue, settings.eval_file.as_str()) {
+        (false, _) => "evaluation: hand-crafted".to_string(),
+        (true, "") => "evaluation: the built-in network".to_string(),
+        (true, path) => format!("evaluation: network {path}"),
     }
 }
 
