@@ -69,6 +69,7 @@ fn main() -> ExitCode {
         Some("tune") => tune_command(&args[1..]),
         Some("train") => train_command(&args[1..]),
         Some("datagen") => datagen_command(&args[1..]),
+        Some("data") => data_command(&args[1..]),
         Some("fuzz") => match fuzz_command(&args[1..]) {
             Ok(clean) => return if clean { ExitCode::SUCCESS } else { ExitCode::from(FINDING_STATUS) },
             Err(message) => Err(message),
@@ -271,14 +272,23 @@ fn train_command(args: &[String]) -> Result<(), String> {
 
 fn datagen_command(args: &[String]) -> Result<(), String> {
     let mut settings = DatagenSettings {
-        out: "data/selfplay".into(),
+        out: "data".into(),
         games: 1000,
+        games_per_file: datagen::DEFAULT_GAMES_PER_FILE,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         seed: 1,
-        nodes: NodeLimits { soft: 5_000, hard: 50_000 },
+        nodes: NodeLimits { soft: 5_000, hard: 20_000 },
         hash_mb: 16,
         syzygy: None,
         network: harrier::bench::default_network(),
+        provenance: datagen::manifest::Provenance {
+            commit: env!("HARRIER_COMMIT").to_string(),
+            net: net_id(&harrier::bench::default_network(), None),
+            command: std::iter::once("harrier datagen".to_string())
+                .chain(args.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" "),
+        },
     };
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
@@ -286,15 +296,20 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
         match flag.as_str() {
             "--out" => settings.out = value.into(),
             "--games" => settings.games = number(value, "--games")?,
+            "--games-per-file" => settings.games_per_file = number(value, "--games-per-file")?,
             "--threads" => settings.threads = number::<usize>(value, "--threads")?.max(1),
             "--seed" => settings.seed = number(value, "--seed")?,
             "--soft-nodes" => settings.nodes.soft = number::<u64>(value, "--soft-nodes")?.max(1),
             "--hard-nodes" => settings.nodes.hard = number::<u64>(value, "--hard-nodes")?.max(1),
             "--hash" => settings.hash_mb = number::<usize>(value, "--hash")?.max(1),
             "--syzygy" => settings.syzygy = Some(value.clone()),
-            "--eval" => settings.network = evaluation(value)?,
+            "--eval" => {
+                settings.network = evaluation(value)?;
+                settings.provenance.net = net_id(&settings.network, None);
+            }
             "--net" => {
-                settings.network = Some(std::sync::Arc::new(harrier::eval::nnue::Network::load(value.as_ref())?))
+                settings.network = Some(std::sync::Arc::new(harrier::eval::nnue::Network::load(value.as_ref())?));
+                settings.provenance.net = net_id(&settings.network, Some(value));
             }
             _ => return Err(format!("unknown option '{flag}'")),
         }
@@ -310,7 +325,57 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
         );
     }
     eprintln!("datagen: done: {}", datagen::progress_line(made.games, made.positions, start.elapsed()));
+    for line in made.lines() {
+        eprintln!("datagen: {line}");
+    }
     Ok(())
+}
+
+/// `harrier data check [dir] [--sample n]`: the data files against their manifest.
+fn data_command(args: &[String]) -> Result<(), String> {
+    use harrier::datagen::manifest::{self, Depth};
+    if args.first().map(String::as_str) != Some("check") {
+        return Err("data takes the subcommand check".to_string());
+    }
+    let mut dir = std::path::PathBuf::from("data");
+    let mut depth = Depth::Full;
+    let mut rest = args[1..].iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--sample" => depth = Depth::Sample(number(rest.next().ok_or("--sample needs a value")?, "--sample")?),
+            _ => dir = arg.into(),
+        }
+    }
+    let report = manifest::check(&dir, depth)?;
+    for problem in &report.problems {
+        eprintln!("data: {problem}");
+    }
+    println!(
+        "{}: {} files, {} games, {} positions, {} bytes; {} problems",
+        dir.display(),
+        report.files,
+        report.games,
+        report.positions,
+        report.bytes,
+        report.problems.len()
+    );
+    if report.problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} problems in {}", report.problems.len(), dir.display()))
+    }
+}
+
+/// How the data manifest names an evaluation: `hce`, the built-in network's id, or a
+/// network file's name without its extension.
+fn net_id(network: &Option<std::sync::Arc<harrier::eval::nnue::Network>>, file: Option<&str>) -> String {
+    match (network, file) {
+        (None, _) => "hce".to_string(),
+        (Some(_), None) => harrier::eval::nnue::EMBEDDED_ID.to_string(),
+        (Some(_), Some(path)) => {
+            std::path::Path::new(path).file_stem().map_or(path.into(), |s| s.to_string_lossy().into())
+        }
+    }
 }
 
 /// `harrier fuzz`: progress and the report on stderr, a finding on stdout; true when the

@@ -153,13 +153,13 @@ fn threads_and_multipv_in_bandwidth_mode_are_kept_and_said_to_wait() {
 fn a_bad_network_file_keeps_the_network_in_use() {
     let dir = std::env::temp_dir().join(format!("harrier-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let network = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue")).unwrap();
+    let network = harrier::eval::nnue::EMBEDDED_BYTES;
     let write = |name: &str, bytes: &[u8]| {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
         path.to_str().unwrap().to_string()
     };
-    let copy = write("copy.nnue", &network);
+    let copy = write("copy.nnue", network);
     let bad = [
         write("truncated.nnue", &network[..network.len() / 2]),
         write("garbage.nnue", b"not a network"),
@@ -181,6 +181,7 @@ fn a_bad_network_file_keeps_the_network_in_use() {
     assert!(engine.settings().search.network.is_none());
     engine.set_option("Use NNUE", "true");
     engine.set_option("EvalFile", "");
-    assert_eq!(notes.take(), [format!("evaluation: network {copy}"), "evaluation: the built-in network".to_string()]);
+    let built_in = format!("evaluation: network {} (built in)", harrier::eval::nnue::EMBEDDED_ID);
+    assert_eq!(notes.take(), [format!("evaluation: network {copy}"), built_in]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

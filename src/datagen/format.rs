@@ -138,14 +138,38 @@ pub fn read_header(input: &mut impl Read) -> io::Result<()> {
     if magic == MAGIC { Ok(()) } else { Err(invalid("not a Harrier game file (bad magic)")) }
 }
 
-/// Reads every game of a data file's contents.
-pub fn read_games(mut input: impl Read) -> io::Result<Vec<GameRecord>> {
+/// Reads every game of a data file's contents. An error names the game and the byte at
+/// which it starts.
+pub fn read_games(input: impl Read) -> io::Result<Vec<GameRecord>> {
+    let mut input = Counting { inner: input, read: 0 };
     read_header(&mut input)?;
     let mut games = Vec::new();
-    while let Some(game) = GameRecord::read_from(&mut input)? {
-        games.push(game);
+    loop {
+        let start = input.read;
+        match GameRecord::read_from(&mut input) {
+            Ok(Some(game)) => games.push(game),
+            Ok(None) => return Ok(games),
+            Err(e) => {
+                let what =
+                    if e.kind() == io::ErrorKind::UnexpectedEof { "cut short".to_string() } else { e.to_string() };
+                return Err(io::Error::new(e.kind(), format!("game {} at byte {start}: {what}", games.len() + 1)));
+            }
+        }
     }
-    Ok(games)
+}
+
+/// A reader that counts the bytes read through it.
+struct Counting<R> {
+    inner: R,
+    read: u64,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let count = self.inner.read(buf)?;
+        self.read += count as u64;
+        Ok(count)
+    }
 }
 
 #[cfg(test)]
@@ -176,7 +200,9 @@ mod tests {
         assert_eq!(games, vec![game.clone(), game.clone()]);
         let replayed: Vec<i16> = games[0].positions().map(|(_, _, score)| score).collect();
         assert_eq!(replayed, vec![-20, 31, -25]);
-        assert!(read_games(&bytes[..bytes.len() - 1]).is_err(), "a cut game is an error");
+        let cut = read_games(&bytes[..bytes.len() - 1]).unwrap_err().to_string();
+        let second = bytes.len() / 2 + MAGIC.len() / 2;
+        assert_eq!(cut, format!("game 2 at byte {second}: cut short"));
         assert!(read_games(&b"HRRGAME0"[..]).is_err(), "another version is refused");
     }
 }

@@ -3,15 +3,17 @@
 //!
 //! Games are numbered; game `g` of a run depends only on the seed and `g` (its opening is
 //! drawn from both, and the searcher's memory is cleared before it), so a run gives the
-//! same games on any number of threads. They are written in chunks of
-//! [`GAMES_PER_CHUNK`], each file complete or absent (written aside, then renamed): an
-//! interrupted run started again with the same settings skips the chunks it has.
+//! same games on any number of threads. They are written in files of `games_per_file`
+//! games, each whole or absent (written aside, then renamed), and each listed in the
+//! folder's [`manifest`] once it is whole: an interrupted run loses at most the files it
+//! was writing, and started again with the same settings it skips the files it has.
 
 pub mod format;
+pub mod manifest;
 mod selfplay;
 
 use std::fs;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,21 +27,25 @@ use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::presets::Selectivity;
 use crate::search::syzygy::{Syzygy, TB_WIN_BOUND};
 use crate::search::{SearchSettings, Searcher, Signals};
-use format::{GameRecord, read_games, write_header};
-pub use selfplay::NodeLimits;
+use format::{GameRecord, write_header};
+use manifest::{DATA_EXTENSION, Provenance};
+pub use selfplay::{Ending, GameCost, NodeLimits};
 
-/// Games in one chunk file: an interruption loses at most one chunk per thread.
-pub const GAMES_PER_CHUNK: u64 = 100;
+/// Games in one data file by default: about half a megabyte, and a few minutes of one
+/// thread's work, which is what an interruption can lose.
+pub const DEFAULT_GAMES_PER_FILE: u64 = 1_000;
 /// Seconds between two progress lines.
 const PROGRESS_EVERY: Duration = Duration::from_secs(30);
 
 /// What a run makes and how.
 #[derive(Clone, Debug)]
 pub struct DatagenSettings {
-    /// The folder the chunk files go to.
+    /// The folder the data files and their manifest go to.
     pub out: PathBuf,
     /// Games in the whole run.
     pub games: u64,
+    /// Games in each data file.
+    pub games_per_file: u64,
     /// Games played at once, one per thread.
     pub threads: usize,
     /// Chooses the openings.
@@ -52,6 +58,8 @@ pub struct DatagenSettings {
     pub syzygy: Option<String>,
     /// The network the searches evaluate with (`None`: the hand-crafted evaluation).
     pub network: Option<Arc<Network>>,
+    /// What the manifest says made the files.
+    pub provenance: Provenance,
 }
 
 /// What a run (or the part of it already on disk) holds.
@@ -61,6 +69,98 @@ pub struct Totals {
     pub games: u64,
     /// Positions kept for training ([`is_training_position`]).
     pub positions: u64,
+}
+
+/// Where a run's work went: the sums of its games' [`GameCost`]s and kept positions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Profile {
+    /// Games kept.
+    pub games: u64,
+    /// Their searched plies.
+    pub plies: u64,
+    /// Positions kept for training.
+    pub positions: u64,
+    /// Nodes of the kept games' searches.
+    pub nodes: u64,
+    /// Searches of positions in check, and their nodes.
+    pub check_searches: u64,
+    /// Nodes of those searches.
+    pub check_nodes: u64,
+    /// Openings drawn again, and the nodes they cost.
+    pub redrawn: u64,
+    /// Nodes of those openings' searches.
+    pub redrawn_nodes: u64,
+    /// Thread time in the searcher.
+    pub searching: Duration,
+    /// Thread time in all (searching, replaying, counting and writing).
+    pub working: Duration,
+    /// Games ended by the rules, the tables, a decisive score, a level score, the ply cap.
+    pub endings: [u64; 5],
+}
+
+impl Profile {
+    fn merge(&mut self, other: &Profile) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.positions += other.positions;
+        self.nodes += other.nodes;
+        self.check_searches += other.check_searches;
+        self.check_nodes += other.check_nodes;
+        self.redrawn += other.redrawn;
+        self.redrawn_nodes += other.redrawn_nodes;
+        self.searching += other.searching;
+        self.working += other.working;
+        for (sum, count) in self.endings.iter_mut().zip(other.endings) {
+            *sum += count;
+        }
+    }
+
+    fn add(&mut self, cost: &GameCost, plies: u64, positions: u64) {
+        self.games += 1;
+        self.plies += plies;
+        self.positions += positions;
+        self.nodes += cost.nodes;
+        self.check_searches += cost.check_searches;
+        self.check_nodes += cost.check_nodes;
+        self.redrawn += cost.redrawn;
+        self.redrawn_nodes += cost.redrawn_nodes;
+        self.searching += cost.searching;
+        self.endings[cost.ending as usize] += 1;
+    }
+
+    /// The profile in a few lines: nodes per kept position, what the filter and the
+    /// adjudication took, and the share of time in the search.
+    pub fn lines(&self) -> Vec<String> {
+        let per = |a: u64, b: u64| a as f64 / b.max(1) as f64;
+        let share = |a: u64, b: u64| 100.0 * per(a, b);
+        let all_nodes = self.nodes + self.redrawn_nodes;
+        let [rule, tablebase, won, level, long] = self.endings;
+        vec![
+            format!(
+                "{:.0} nodes per kept position; {:.0} nodes per search; {:.1} plies and {:.1} kept positions a game",
+                per(all_nodes, self.positions),
+                per(self.nodes, self.plies),
+                per(self.plies, self.games),
+                per(self.positions, self.games),
+            ),
+            format!(
+                "kept {:.1} % of the searched plies; searches in check {:.1} % of the plies, {:.1} % of the nodes; \
+                 redrawn openings {} ({:.1} % of the nodes)",
+                share(self.positions, self.plies),
+                share(self.check_searches, self.plies),
+                share(self.check_nodes, all_nodes),
+                self.redrawn,
+                share(self.redrawn_nodes, all_nodes),
+            ),
+            format!(
+                "endings: rules {rule}, tables {tablebase}, decisive score {won}, level score {level}, ply cap {long}"
+            ),
+            format!(
+                "time in the search {:.1} % of the threads' time",
+                100.0 * self.searching.as_secs_f64() / self.working.as_secs_f64().max(1e-9)
+            ),
+        ]
+    }
 }
 
 /// True when a scored position is worth training on: not in check, its best move quiet
@@ -74,43 +174,52 @@ pub fn training_positions(game: &GameRecord) -> impl Iterator<Item = (Chess, i16
     game.positions().filter(|(pos, m, score)| is_training_position(pos, *m, *score)).map(|(pos, _, s)| (pos, s))
 }
 
-fn count(games: &[GameRecord]) -> Totals {
-    let positions = games.iter().map(|game| training_positions(game).count() as u64).sum();
-    Totals { games: games.len() as u64, positions }
-}
-
-/// The path of chunk `index` of the run seeded `seed`.
-fn chunk_path(out: &Path, seed: u64, index: u64) -> PathBuf {
-    out.join(format!("games-s{seed}-{index:06}.bin"))
+/// The name of data file `index` of the run seeded `seed` with the evaluation `net`.
+fn file_name(net: &str, seed: u64, index: u64) -> String {
+    format!("{net}-s{seed}-{index:05}.{DATA_EXTENSION}")
 }
 
 /// Runs the games not yet on disk; `progress` gets a line now and then. Returns the new
-/// games' totals and those found on disk.
-pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Result<(Totals, Totals), String> {
+/// games' profile and the totals found on disk. A file found whole but not listed (the
+/// run stopped between the two) is listed first.
+pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Result<(Profile, Totals), String> {
+    if settings.games_per_file == 0 {
+        return Err("--games-per-file must be at least 1".to_string());
+    }
     fs::create_dir_all(&settings.out).map_err(|e| format!("cannot create {}: {e}", settings.out.display()))?;
     let tables = match &settings.syzygy {
         Some(path) => Some(Syzygy::load(path, 1, 7, true)?.ok_or_else(|| format!("no Syzygy tables in {path}"))?),
         None => None,
     };
-    let chunks = settings.games.div_ceil(GAMES_PER_CHUNK);
+    let listed = manifest::read(&settings.out)?;
+    let files = settings.games.div_ceil(settings.games_per_file);
     let mut on_disk = Totals::default();
     let mut to_play = Vec::new();
-    for index in 0..chunks {
-        let path = chunk_path(&settings.out, settings.seed, index);
-        match fs::read(&path) {
-            Ok(bytes) => {
-                let games = read_games(bytes.as_slice()).map_err(|e| format!("{}: {e}", path.display()))?;
-                let found = count(&games);
-                on_disk.games += found.games;
-                on_disk.positions += found.positions;
-            }
-            Err(_) => to_play.push(index),
-        }
+    for index in 0..files {
+        let name = file_name(&settings.provenance.net, settings.seed, index);
+        let row = match listed.iter().find(|row| row.file == name) {
+            Some(row) => row.clone(),
+            None => match fs::read(settings.out.join(&name)) {
+                Ok(bytes) => {
+                    let row = manifest::row_of(&name, &bytes, settings.provenance.clone())?;
+                    manifest::append(&settings.out, &row)?;
+                    row
+                }
+                Err(_) => {
+                    to_play.push(index);
+                    continue;
+                }
+            },
+        };
+        on_disk.games += row.games;
+        on_disk.positions += row.positions;
     }
     let queue = Mutex::new(to_play.into_iter());
+    let appending = Mutex::new(());
     let games_done = AtomicU64::new(0);
     let positions_done = AtomicU64::new(0);
     let finished = AtomicBool::new(false);
+    let profile = Mutex::new(Profile::default());
     let failure = Mutex::new(None);
     let start = Instant::now();
     std::thread::scope(|scope| {
@@ -122,21 +231,35 @@ pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Resu
                     searcher.set_tablebases(tables.clone());
                     searcher
                         .configure(&SearchSettings { network: settings.network.clone(), ..SearchSettings::default() });
-                    loop {
+                    let mut mine = Profile::default();
+                    let started = Instant::now();
+                    let outcome = (|| loop {
                         let next = queue.lock().map_err(|_| "a datagen thread failed".to_string())?.next();
                         let Some(index) = next else { return Ok(()) };
-                        let first = index * GAMES_PER_CHUNK;
-                        let last = (first + GAMES_PER_CHUNK).min(settings.games);
+                        let first = index * settings.games_per_file;
+                        let last = (first + settings.games_per_file).min(settings.games);
                         let mut games = Vec::new();
                         for game in first..last {
                             let seed = mix(settings.seed.wrapping_mul(GOLDEN_GAMMA) ^ game);
-                            let record = selfplay::play_game(&mut searcher, tables.as_ref(), settings.nodes, seed);
+                            let (record, cost) =
+                                selfplay::play_game(&mut searcher, tables.as_ref(), settings.nodes, seed);
+                            let kept = training_positions(&record).count() as u64;
+                            mine.add(&cost, record.plies.len() as u64, kept);
                             games_done.fetch_add(1, Ordering::Relaxed);
-                            positions_done.fetch_add(training_positions(&record).count() as u64, Ordering::Relaxed);
+                            positions_done.fetch_add(kept, Ordering::Relaxed);
                             games.push(record);
                         }
-                        write_chunk(&chunk_path(&settings.out, settings.seed, index), &games)?;
+                        let name = file_name(&settings.provenance.net, settings.seed, index);
+                        let bytes = write_file(&settings.out.join(&name), &games)?;
+                        let row = manifest::row_of(&name, &bytes, settings.provenance.clone())?;
+                        let _one_at_a_time = appending.lock().map_err(|_| "a datagen thread failed".to_string())?;
+                        manifest::append(&settings.out, &row)?;
+                    })();
+                    mine.working = started.elapsed();
+                    if let Ok(mut sum) = profile.lock() {
+                        sum.merge(&mine);
                     }
+                    outcome
                 })
             })
             .collect();
@@ -168,8 +291,8 @@ pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Resu
     if let Some(reason) = failure.into_inner().ok().flatten() {
         return Err(reason);
     }
-    let new = Totals { games: games_done.into_inner(), positions: positions_done.into_inner() };
-    Ok((new, on_disk))
+    let profile = profile.into_inner().map_err(|_| "a datagen thread failed".to_string())?;
+    Ok((profile, on_disk))
 }
 
 /// The progress line: games, kept positions, and their rate.
@@ -178,61 +301,97 @@ pub fn progress_line(games: u64, positions: u64, elapsed: Duration) -> String {
     format!("{games} games, {positions} positions, {rate:.0} positions/s, {:.0} s", elapsed.as_secs_f64())
 }
 
-/// Writes a chunk beside its final name and renames it, so a chunk file is whole or absent.
-fn write_chunk(path: &Path, games: &[GameRecord]) -> Result<(), String> {
+/// Writes a data file beside its final name and renames it, so that it is whole or
+/// absent; returns its contents.
+fn write_file(path: &Path, games: &[GameRecord]) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
     let partial = path.with_extension("part");
-    let write = || -> std::io::Result<()> {
-        let mut out = BufWriter::new(fs::File::create(&partial)?);
-        write_header(&mut out)?;
+    let write = |bytes: &mut Vec<u8>| -> std::io::Result<()> {
+        write_header(bytes)?;
         for game in games {
-            game.write_to(&mut out)?;
+            game.write_to(bytes)?;
         }
-        out.flush()?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        let mut file = fs::File::create(&partial)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
         fs::rename(&partial, path)
     };
-    write().map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write(&mut bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(bytes)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::manifest::{Depth, MANIFEST, check, data_files};
     use super::*;
 
     fn settings(out: &Path, threads: usize) -> DatagenSettings {
         DatagenSettings {
             out: out.to_path_buf(),
             games: 3,
+            games_per_file: 2,
             threads,
             seed: 7,
             nodes: NodeLimits { soft: 300, hard: 3_000 },
             hash_mb: 1,
             syzygy: None,
             network: None,
+            provenance: Provenance { commit: "test".into(), net: "hce".into(), command: "datagen test".into() },
         }
     }
 
-    fn files(dir: &Path) -> Vec<Vec<u8>> {
-        let mut names: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-        names.sort();
-        names.iter().map(|p| fs::read(p).unwrap()).collect()
+    /// The data files of `dir`, by name.
+    fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        data_files(dir).unwrap().into_iter().map(|name| (name.clone(), fs::read(dir.join(name)).unwrap())).collect()
     }
 
     #[test]
     fn a_run_is_the_same_on_any_number_of_threads_and_resumes() {
         let base = std::env::temp_dir().join(format!("harrier-datagen-{}", std::process::id()));
         let (one, two) = (base.join("one"), base.join("two"));
-        let (made, before) = run(&settings(&one, 1), &|_| {}).unwrap();
+        let (profile, before) = run(&settings(&one, 1), &|_| {}).unwrap();
+        let made = Totals { games: profile.games, positions: profile.positions };
         assert_eq!((made.games, before), (3, Totals::default()));
         assert!(made.positions > 0);
         run(&settings(&two, 2), &|_| {}).unwrap();
         assert_eq!(files(&one), files(&two), "the same games on one thread and on two");
-        let games = read_games(files(&one)[0].as_slice()).unwrap();
-        assert_eq!(count(&games), made);
-        for game in &games {
-            assert_eq!(game.positions().count(), game.plies.len(), "every move is legal where it stands");
-        }
+        assert_eq!(files(&one).len(), 2, "three games in files of two");
+        let report = check(&one, Depth::Full).unwrap();
+        assert_eq!(report.problems, Vec::<String>::new());
+        assert_eq!((report.files, report.games, report.positions), (2, made.games, made.positions));
+
+        // Stopped after the second file was renamed but before its row was written, with a
+        // third file half written: the rerun lists the second and plays nothing.
+        let text = fs::read_to_string(one.join(MANIFEST)).unwrap();
+        let first_row: Vec<&str> = text.lines().take(2).collect();
+        fs::write(one.join(MANIFEST), first_row.join("\n") + "\n").unwrap();
+        fs::write(one.join("hce-s7-00002.part"), b"HRRGAME1").unwrap();
+        let unlisted = check(&one, Depth::Full).unwrap();
+        assert_eq!(unlisted.problems.len(), 1, "{:?}", unlisted.problems);
+        assert!(unlisted.problems[0].contains("hce-s7-00001.bin"), "{:?}", unlisted.problems);
         let (again, found) = run(&settings(&one, 1), &|_| {}).unwrap();
-        assert_eq!((again, found), (Totals::default(), made), "a finished run plays nothing more");
+        assert_eq!((again.games, found), (0, made), "a finished run plays nothing more");
+        assert_eq!(check(&one, Depth::Full).unwrap(), report);
         fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_data_file_is_reported_by_name_and_place() {
+        let dir = std::env::temp_dir().join(format!("harrier-datagen-damage-{}", std::process::id()));
+        run(&settings(&dir, 2), &|_| {}).unwrap();
+        let name = "hce-s7-00000.bin";
+        let whole = fs::read(dir.join(name)).unwrap();
+        fs::write(dir.join(name), &whole[..whole.len() - 3]).unwrap();
+        let problems = check(&dir, Depth::Full).unwrap().problems;
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].starts_with(name) && problems[0].contains("SHA-256"), "{problems:?}");
+        let cut = manifest::describe(&whole[..whole.len() - 3]).unwrap_err();
+        assert!(cut.starts_with("game 2 at byte ") && cut.ends_with("cut short"), "{cut}");
+        let mut flipped = whole.clone();
+        flipped[whole.len() / 2] ^= 0x40;
+        fs::write(dir.join(name), &flipped).unwrap();
+        assert!(check(&dir, Depth::Full).unwrap().problems[0].contains(name));
+        assert!(check(&dir, Depth::Sample(1)).unwrap().problems[0].contains(name), "a sampled check hashes file 0");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,7 +1,7 @@
 //! One self-play game: a few random opening plies, then the engine against itself on node
 //! limits (no clock), ended by the rules or adjudicated once decided or dead drawn.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, Position};
 
@@ -28,6 +28,9 @@ const DRAW_PLIES: usize = 12;
 const DRAW_FROM_PLY: usize = 80;
 /// A game still going after this many plies is a draw.
 const MAX_PLIES: usize = 400;
+/// A position in check is searched with this share of the node limits: it is never a
+/// training position, and its few legal moves need fewer nodes to choose among.
+const CHECK_LIMIT_DIVISOR: u64 = 4;
 
 /// How each move is searched.
 #[derive(Clone, Copy, Debug)]
@@ -38,15 +41,67 @@ pub struct NodeLimits {
     pub hard: u64,
 }
 
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Mate, stalemate, repetition, the fifty-move rule or bare material.
+    Rule,
+    /// The Syzygy tables' verdict.
+    Tablebase,
+    /// One side's score stayed decisive.
+    Won,
+    /// The score stayed level late in the game.
+    Level,
+    /// The game reached the ply cap.
+    Long,
+}
+
+/// What one game cost to make: its searches and where their nodes went.
+#[derive(Clone, Copy, Debug)]
+pub struct GameCost {
+    /// Searches of the kept game (one per ply).
+    pub searches: u64,
+    /// Their nodes.
+    pub nodes: u64,
+    /// Searches of positions in check (never training positions).
+    pub check_searches: u64,
+    /// Their nodes.
+    pub check_nodes: u64,
+    /// Openings drawn again because their first search was too one-sided.
+    pub redrawn: u64,
+    /// Nodes spent on those openings.
+    pub redrawn_nodes: u64,
+    /// Time in the searcher, all searches included.
+    pub searching: Duration,
+    /// How the kept game ended.
+    pub ending: Ending,
+}
+
 /// Plays one game with `searcher` (its memory cleared first), the opening drawn from
 /// `seed`; `tables` adjudicate positions they cover.
-pub fn play_game(searcher: &mut dyn Searcher, tables: Option<&Syzygy>, limits: NodeLimits, seed: u64) -> GameRecord {
+pub fn play_game(
+    searcher: &mut dyn Searcher,
+    tables: Option<&Syzygy>,
+    limits: NodeLimits,
+    seed: u64,
+) -> (GameRecord, GameCost) {
     let mut rng = SplitMix::new(seed);
+    let (mut redrawn, mut redrawn_nodes, mut redrawn_time) = (0, 0, Duration::ZERO);
     loop {
         searcher.new_game();
         let start = random_opening(&mut rng);
-        if let Some(game) = play_from(searcher, tables, limits, start) {
-            return game;
+        match play_from(searcher, tables, limits, start) {
+            Ok((game, mut cost)) => {
+                cost.redrawn = redrawn;
+                cost.redrawn_nodes = redrawn_nodes;
+                cost.searching += redrawn_time;
+                return (game, cost);
+            }
+            Err(thrown) => {
+                redrawn += 1;
+                redrawn_nodes += thrown.nodes;
+                redrawn_time += thrown.searching;
+            }
         }
     }
 }
@@ -69,46 +124,76 @@ fn random_opening(rng: &mut SplitMix) -> Chess {
     }
 }
 
-/// Plays the game from `start`; `None` when the opening is too one-sided to keep.
+/// Plays the game from `start`; an error, with what its one search cost, when the
+/// opening is too one-sided to keep.
 fn play_from(
     searcher: &mut dyn Searcher,
     tables: Option<&Syzygy>,
     limits: NodeLimits,
     start: Chess,
-) -> Option<GameRecord> {
+) -> Result<(GameRecord, GameCost), GameCost> {
     let mut pos = start.clone();
     let mut keys: Vec<u64> = Vec::new();
     let mut plies = Vec::new();
     let mut adjudicator = Adjudicator::default();
+    let mut cost = GameCost {
+        searches: 0,
+        nodes: 0,
+        check_searches: 0,
+        check_nodes: 0,
+        redrawn: 0,
+        redrawn_nodes: 0,
+        searching: Duration::ZERO,
+        ending: Ending::Rule,
+    };
     let result = loop {
         if let Some(result) = result_by_rule(&pos, &keys) {
+            cost.ending = Ending::Rule;
             break result;
         }
         if let Some(result) = tables.and_then(|tables| tablebase_result(tables, &pos)) {
+            cost.ending = Ending::Tablebase;
             break result;
         }
+        let divisor = if pos.is_check() { CHECK_LIMIT_DIVISOR } else { 1 };
         let job = SearchJob {
             root: pos.clone(),
             history: keys.clone(),
-            limits: Limits { nodes: Some(limits.hard), soft_nodes: Some(limits.soft), ..Limits::default() },
+            limits: Limits {
+                nodes: Some((limits.hard / divisor).max(1)),
+                soft_nodes: Some((limits.soft / divisor).max(1)),
+                ..Limits::default()
+            },
             move_overhead: 0,
             started: Instant::now(),
         };
         let outcome = searcher.search(&job, &mut Silent);
-        let best = outcome.best?;
+        cost.searches += 1;
+        cost.nodes += outcome.report.nodes;
+        cost.searching += job.started.elapsed();
+        if pos.is_check() {
+            cost.check_searches += 1;
+            cost.check_nodes += outcome.report.nodes;
+        }
+        let Some(best) = outcome.best else {
+            // The rules end every game without a legal move before it is searched.
+            cost.ending = Ending::Rule;
+            break GameResult::Draw;
+        };
         let value = outcome.report.score.value();
         if plies.is_empty() && value.abs() > MAX_OPENING_SCORE {
-            return None;
+            return Err(cost);
         }
         plies.push((encode(best), value.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
         let white_value = if pos.turn() == Color::White { value } else { -value };
         keys.push(key_of(&pos));
         pos.play_unchecked(best);
-        if let Some(result) = adjudicator.after(white_value, plies.len()) {
+        if let Some((result, ending)) = adjudicator.after(white_value, plies.len()) {
+            cost.ending = ending;
             break result;
         }
     };
-    Some(GameRecord { start, plies, result })
+    Ok((GameRecord { start, plies, result }, cost))
 }
 
 /// The result the rules give `pos` (whose earlier positions have the keys `earlier`),
@@ -151,17 +236,19 @@ struct Adjudicator {
 impl Adjudicator {
     /// Takes the score of the search at ply `ply` (from 1), from White's side; returns the
     /// result once the game is decided.
-    fn after(&mut self, white_value: i32, ply: usize) -> Option<GameResult> {
+    fn after(&mut self, white_value: i32, ply: usize) -> Option<(GameResult, Ending)> {
         let count = |on: bool, run: &mut usize| *run = if on { *run + 1 } else { 0 };
         count(white_value >= WIN_SCORE, &mut self.white_winning);
         count(white_value <= -WIN_SCORE, &mut self.black_winning);
         count(white_value.abs() <= DRAW_SCORE, &mut self.level);
         if self.white_winning >= WIN_PLIES {
-            Some(GameResult::WhiteWin)
+            Some((GameResult::WhiteWin, Ending::Won))
         } else if self.black_winning >= WIN_PLIES {
-            Some(GameResult::BlackWin)
-        } else if (self.level >= DRAW_PLIES && ply >= DRAW_FROM_PLY) || ply >= MAX_PLIES {
-            Some(GameResult::Draw)
+            Some((GameResult::BlackWin, Ending::Won))
+        } else if self.level >= DRAW_PLIES && ply >= DRAW_FROM_PLY {
+            Some((GameResult::Draw, Ending::Level))
+        } else if ply >= MAX_PLIES {
+            Some((GameResult::Draw, Ending::Long))
         } else {
             None
         }
@@ -182,14 +269,14 @@ mod tests {
         for ply in 1..WIN_PLIES {
             assert_eq!(adjudicator.after(-WIN_SCORE, WIN_PLIES + ply), None);
         }
-        assert_eq!(adjudicator.after(-WIN_SCORE, 2 * WIN_PLIES), Some(GameResult::BlackWin));
+        assert_eq!(adjudicator.after(-WIN_SCORE, 2 * WIN_PLIES), Some((GameResult::BlackWin, Ending::Won)));
 
         let mut level = Adjudicator::default();
         for ply in 1..=DRAW_PLIES {
             assert_eq!(level.after(0, ply), None, "too early for a draw");
         }
-        assert_eq!(level.after(DRAW_SCORE, DRAW_FROM_PLY), Some(GameResult::Draw));
-        assert_eq!(Adjudicator::default().after(500, MAX_PLIES), Some(GameResult::Draw));
+        assert_eq!(level.after(DRAW_SCORE, DRAW_FROM_PLY), Some((GameResult::Draw, Ending::Level)));
+        assert_eq!(Adjudicator::default().after(500, MAX_PLIES), Some((GameResult::Draw, Ending::Long)));
     }
 
     #[test]

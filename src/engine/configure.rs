@@ -185,7 +185,7 @@ impl Engine {
 fn evaluation_in_use(settings: &Settings) -> String {
     match (settings.use_nnue, settings.eval_file.as_str()) {
         (false, _) => "evaluation: hand-crafted".to_string(),
-        (true, "") => "evaluation: the built-in network".to_string(),
+        (true, "") => format!("evaluation: network {} (built in)", nnue::EMBEDDED_ID),
         (true, path) => format!("evaluation: network {path}"),
     }
 }

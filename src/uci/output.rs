@@ -90,7 +90,7 @@ impl Writer {
         }
         let line = match network {
             Some(net) => nnue::report_line(net, pos, "in use"),
-            None => nnue::report_line(&nnue::embedded(), pos, "built in"),
+            None => nnue::report_line(&nnue::embedded(), pos, &format!("{}, built in", nnue::EMBEDDED_ID)),
         };
         self.line(&line);
     }

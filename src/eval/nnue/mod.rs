@@ -140,11 +140,17 @@ pub fn report_line(net: &Network, pos: &Chess, label: &str) -> String {
     format!("Network evaluation ({label}): {:+.2} (white side)", f64::from(white) / 100.0)
 }
 
-/// The network built into the binary (`nets/default.nnue`), read once.
+/// The id of the network built into the binary: the default's (`nets/<id>.nnue`, named
+/// in `build.rs`) or, in a build with `EVALFILE`, that file's name without its extension.
+pub const EMBEDDED_ID: &str = env!("HARRIER_NET_ID");
+
+/// The network file built into the binary.
+pub const EMBEDDED_BYTES: &[u8] = include_bytes!(env!("HARRIER_NET_PATH"));
+
+/// The network built into the binary ([`EMBEDDED_ID`]), read once.
 pub fn embedded() -> Arc<Network> {
     static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
-        let bytes = include_bytes!("../../../nets/default.nnue");
-        Arc::new(Network::from_bytes(bytes).expect("the embedded network is checked by the tests"))
+        Arc::new(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is checked by the tests"))
     });
     EMBEDDED.clone()
 }
