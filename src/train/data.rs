@@ -1,5 +1,6 @@
-//! Training positions: read from `harrier datagen`'s chunk files into 32 bytes each, split
-//! into training and validation games, and shuffled anew every epoch.
+//! Training positions: read from `harrier datagen`'s data files into 32 bytes each, split
+//! into training and validation games, and shuffled anew every epoch. A file in a folder
+//! with a manifest must match its row (hash, games, positions) or the run stops.
 
 use std::path::{Path, PathBuf};
 
@@ -7,6 +8,7 @@ use once_cell::sync::Lazy;
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
 use crate::datagen::format::read_games;
+use crate::datagen::manifest::{self, Row, sha256_hex};
 use crate::datagen::training_positions;
 use crate::eval::nnue::{EVAL_SCALE, feature_index, file::checksum};
 use crate::random::{GOLDEN_GAMMA, SplitMix, mix};
@@ -138,31 +140,61 @@ pub struct Dataset {
     pub training: Vec<Sample>,
     /// Positions of held-out games, only measured.
     pub validation: Vec<Sample>,
-    /// Chunk files read.
+    /// Data files read.
     pub files: usize,
     /// Games read.
     pub games: usize,
+    /// Folders read without a manifest, whose files nothing checked.
+    pub unchecked: Vec<PathBuf>,
 }
 
-/// The chunk files named by `inputs`: a file as it is, a folder's `*.bin` files by name.
-pub fn chunk_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// A data file to read, with the manifest row it must match when its folder has one.
+#[derive(Clone, Debug)]
+pub struct DataFile {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its row in its folder's manifest.
+    pub row: Option<Row>,
+}
+
+/// The data files named by `inputs` (a file as it is, a folder's data files by name), and
+/// the folders among them without a manifest. In a folder with a manifest, every data file
+/// must be listed and every listed file present.
+pub fn data_files(inputs: &[PathBuf]) -> Result<(Vec<DataFile>, Vec<PathBuf>), String> {
     let mut files = Vec::new();
+    let mut unchecked = Vec::new();
     for input in inputs {
-        if input.is_dir() {
-            let entries = std::fs::read_dir(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
-            let mut found: Vec<PathBuf> = entries
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|path| path.extension().is_some_and(|ext| ext == "bin"))
-                .collect();
-            found.sort();
-            files.extend(found);
+        let (dir, names) = if input.is_dir() {
+            (input.clone(), manifest::data_files(input)?)
         } else if input.is_file() {
-            files.push(input.clone());
+            let dir = input.parent().map_or(PathBuf::from("."), Path::to_path_buf);
+            (dir, vec![input.file_name().map_or(String::new(), |name| name.to_string_lossy().into_owned())])
         } else {
             return Err(format!("{} is neither a file nor a folder", input.display()));
+        };
+        let rows = manifest::read(&dir)?;
+        let has_manifest = dir.join(manifest::MANIFEST).exists();
+        if !has_manifest && !unchecked.contains(&dir) {
+            unchecked.push(dir.clone());
+        }
+        for name in &names {
+            let row = rows.iter().find(|row| &row.file == name).cloned();
+            if has_manifest && row.is_none() {
+                return Err(format!(
+                    "{}: not listed in {}",
+                    dir.join(name).display(),
+                    dir.join(manifest::MANIFEST).display()
+                ));
+            }
+            files.push(DataFile { path: dir.join(name), row });
+        }
+        if input.is_dir()
+            && let Some(missing) = rows.iter().find(|row| !names.contains(&row.file))
+        {
+            return Err(format!("{}: listed in the manifest but absent", dir.join(&missing.file).display()));
         }
     }
-    Ok(files)
+    Ok((files, unchecked))
 }
 
 /// Reads every chunk file of `inputs` on `threads` threads. A game goes to validation
@@ -175,7 +207,7 @@ pub fn load(
     seed: u64,
     threads: usize,
 ) -> Result<Dataset, String> {
-    let files = chunk_files(inputs)?;
+    let (files, unchecked) = data_files(inputs)?;
     let per_thread = files.len().div_ceil(threads.max(1)).max(1);
     let parts = std::thread::scope(|scope| {
         let workers: Vec<_> = files
@@ -183,7 +215,7 @@ pub fn load(
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|path| load_file(path, validation_share, mirror, seed))
+                        .map(|file| load_file(file, validation_share, mirror, seed))
                         .collect::<Result<Vec<_>, _>>()
                 })
             })
@@ -193,7 +225,7 @@ pub fn load(
             .map(|w| w.join().map_err(|_| "a loading thread panicked".to_string())?)
             .collect::<Result<Vec<_>, _>>()
     })?;
-    let mut data = Dataset { files: files.len(), ..Dataset::default() };
+    let mut data = Dataset { files: files.len(), unchecked, ..Dataset::default() };
     for part in parts.into_iter().flatten() {
         data.training.extend(part.training);
         data.validation.extend(part.validation);
@@ -202,23 +234,42 @@ pub fn load(
     Ok(data)
 }
 
-/// One chunk file's positions.
-fn load_file(path: &Path, validation_share: f64, mirror: bool, seed: u64) -> Result<Dataset, String> {
+/// One data file's positions, checked against its manifest row if it has one.
+fn load_file(file: &DataFile, validation_share: f64, mirror: bool, seed: u64) -> Result<Dataset, String> {
+    let path = &file.path;
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if let Some(row) = &file.row
+        && sha256_hex(&bytes) != row.sha256
+    {
+        return Err(format!("{}: its SHA-256 is not the manifest's", path.display()));
+    }
     let games = read_games(bytes.as_slice()).map_err(|e| format!("{}: {e}", path.display()))?;
     let name = path.file_name().map_or(Vec::new(), |name| name.as_encoded_bytes().to_vec());
     let file_key = seed ^ checksum(&name);
     let mut data = Dataset { files: 1, games: games.len(), ..Dataset::default() };
+    let mut kept = 0;
     for (index, game) in games.iter().enumerate() {
         let draw = mix(file_key ^ (index as u64).wrapping_mul(GOLDEN_GAMMA)) as f64 / u64::MAX as f64;
         let side = if draw < validation_share { &mut data.validation } else { &mut data.training };
         for (pos, score) in training_positions(game) {
+            kept += 1;
             let result = game.result.score_for(pos.turn());
             side.extend(Sample::new(&pos, score, result));
             if mirror {
                 side.extend(Sample::mirrored(&pos, score, result));
             }
         }
+    }
+    if let Some(row) = &file.row
+        && (row.games, row.positions) != (games.len() as u64, kept)
+    {
+        return Err(format!(
+            "{}: holds {} games and {kept} positions, the manifest says {} and {}",
+            path.display(),
+            games.len(),
+            row.games,
+            row.positions
+        ));
     }
     Ok(data)
 }
@@ -306,7 +357,7 @@ mod tests {
         write_chunk(&dir.join("games-s1-000001.bin"), 100);
         std::fs::write(dir.join("notes.txt"), "not a chunk").unwrap();
         let data = load(std::slice::from_ref(&dir), 0.25, false, 9, 2).unwrap();
-        assert_eq!((data.files, data.games), (2, 300));
+        assert_eq!((data.files, data.games, data.unchecked), (2, 300, vec![dir.clone()]));
         assert_eq!(data.training.len() + data.validation.len(), 300 * 4);
         assert_eq!(data.validation.len() % 4, 0, "a game's positions stay together");
         let held_out = data.validation.len() / 4;
@@ -319,6 +370,35 @@ mod tests {
         let error = load(std::slice::from_ref(&dir), 0.25, false, 9, 2).unwrap_err();
         assert!(error.contains("games-s1-000002.bin"), "{error}");
         assert!(load(&[dir.join("missing")], 0.0, false, 1, 1).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_that_disagrees_with_its_manifest_row_is_refused_by_name() {
+        use crate::datagen::manifest::{Provenance, append, row_of};
+        let dir = std::env::temp_dir().join(format!("harrier-train-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let provenance = Provenance { commit: "c".into(), net: "hce".into(), command: "test".into() };
+        for name in ["a.bin", "b.bin"] {
+            write_chunk(&dir.join(name), 10);
+            append(&dir, &row_of(name, &std::fs::read(dir.join(name)).unwrap(), provenance.clone()).unwrap()).unwrap();
+        }
+        let whole = load(std::slice::from_ref(&dir), 0.0, false, 1, 2).unwrap();
+        assert_eq!((whole.files, whole.games, whole.unchecked.len()), (2, 20, 0));
+        let mut bytes = std::fs::read(dir.join("b.bin")).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] = 0; // The last game's result: Black won, not White.
+        std::fs::write(dir.join("b.bin"), &bytes).unwrap();
+        let error = load(std::slice::from_ref(&dir), 0.0, false, 1, 2).unwrap_err();
+        assert!(error.contains("b.bin") && error.contains("SHA-256"), "{error}");
+        let error = load(&[dir.join("b.bin")], 0.0, false, 1, 1).unwrap_err();
+        assert!(error.contains("b.bin") && error.contains("SHA-256"), "{error}");
+        std::fs::remove_file(dir.join("b.bin")).unwrap();
+        let error = load(std::slice::from_ref(&dir), 0.0, false, 1, 2).unwrap_err();
+        assert!(error.contains("b.bin") && error.contains("absent"), "{error}");
+        write_chunk(&dir.join("c.bin"), 3);
+        let error = load(&[dir.join("c.bin")], 0.0, false, 1, 1).unwrap_err();
+        assert!(error.contains("c.bin") && error.contains("not listed"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

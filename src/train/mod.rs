@@ -237,6 +237,9 @@ pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<Summary,
     if data.training.is_empty() {
         return Err(format!("no training positions in {} files of {} games", data.files, data.games));
     }
+    for dir in &data.unchecked {
+        progress(&format!("{} has no manifest: its files are read unchecked", dir.display()));
+    }
     progress(&format!(
         "{} files, {} games: {} training and {} validation positions ({:.1} s)",
         data.files,

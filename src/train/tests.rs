@@ -306,6 +306,10 @@ fn a_run_over_chunk_files_writes_a_network_the_engine_loads_and_resumes() {
     assert!(first.positions.0 > 0 && first.positions.1 > 0 && first.validation_loss.is_some());
     let net = Network::load(&settings.out).unwrap();
     assert!(evaluate_position(&net, &Chess::default()).abs() < 1000);
+    let again = TrainSettings { out: dir.join("again.bin"), ..settings.clone() };
+    run(&again, &|_| {}).unwrap();
+    let bytes = std::fs::read(&settings.out).unwrap();
+    assert_eq!(std::fs::read(&again.out).unwrap(), bytes, "the same run writes the same bytes");
     assert!(lines.lock().unwrap().iter().any(|line| line.starts_with("epoch 1/1: training loss")));
     settings.resume = Some(checkpoint_path(&settings.out));
     settings.plan.epochs = 2;
