@@ -5,7 +5,7 @@
 //!
 //! `cargo run --release --example fit_wdl -- <file> [positions]` (default 200,000).
 
-use harrier::eval::evaluate;
+use harrier::eval::hce::evaluate;
 use harrier::eval::wdl::{A0, A1, B0, B1, material, probabilities};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};

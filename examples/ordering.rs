@@ -34,10 +34,18 @@ type Run = fn(u32) -> BenchResult;
 fn main() {
     let depth = std::env::args().nth(1).and_then(|d| d.parse().ok()).unwrap_or(8);
     let runs: [(&str, Run); 4] = [
-        ("full search, killers+history", |d| bench::run_preset::<Full>(d, None, |_, _| {})),
-        ("full search, neither", |d| bench::run_preset::<FullWithoutOrdering>(d, None, |_, _| {})),
-        ("no pruning, killers+history", |d| bench::run_preset::<Unpruned>(d, None, |_, _| {})),
-        ("no pruning, neither", |d| bench::run_preset::<UnprunedWithoutOrdering>(d, None, |_, _| {})),
+        ("full search, killers+history", |d| {
+            bench::run_preset::<Full>(d, harrier::eval::Evaluation::HandCrafted, |_, _| {})
+        }),
+        ("full search, neither", |d| {
+            bench::run_preset::<FullWithoutOrdering>(d, harrier::eval::Evaluation::HandCrafted, |_, _| {})
+        }),
+        ("no pruning, killers+history", |d| {
+            bench::run_preset::<Unpruned>(d, harrier::eval::Evaluation::HandCrafted, |_, _| {})
+        }),
+        ("no pruning, neither", |d| {
+            bench::run_preset::<UnprunedWithoutOrdering>(d, harrier::eval::Evaluation::HandCrafted, |_, _| {})
+        }),
     ];
     let nodes: Vec<u64> = runs
         .iter()

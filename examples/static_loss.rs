@@ -7,11 +7,11 @@
 //!
 //! `cargo run --release --example static_loss -- <net file> <chunk file>... [--wdl 0.2]`
 
-use harrier::datagen::format::read_games;
-use harrier::datagen::training_positions;
-use harrier::eval::evaluate;
+use harrier::eval::hce::evaluate;
+use harrier::eval::nnue::data::format::read_games;
+use harrier::eval::nnue::data::training_positions;
+use harrier::eval::nnue::train::data::{Sample, sigmoid};
 use harrier::eval::nnue::{EVAL_SCALE, Network, evaluate_position};
-use harrier::train::data::{Sample, sigmoid};
 use shakmaty::Position;
 
 /// The evaluation multipliers tried.

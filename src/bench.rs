@@ -10,7 +10,7 @@ use shakmaty::{CastlingMode, Chess};
 use crate::engine::game::parse_fen;
 use crate::engine::options::DEFAULT_USE_NNUE;
 use crate::engine::searchers::alpha_beta_probers;
-use crate::eval::nnue::{self, Network};
+use crate::eval::Evaluation;
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::presets::{Full, Minimax, Preset, Selectivity};
 use crate::search::bandwidth::Bandwidth;
@@ -88,39 +88,29 @@ impl BenchResult {
 }
 
 /// The evaluation a new engine uses: the network built in, or the hand-crafted one.
-pub fn default_network() -> Option<Arc<Network>> {
-    DEFAULT_USE_NNUE.then(nnue::embedded)
+pub fn default_evaluation() -> Evaluation {
+    if DEFAULT_USE_NNUE { Evaluation::built_in_network() } else { Evaluation::HandCrafted }
 }
 
-/// The settings of a bench searcher: the defaults with `network`.
-fn settings(network: Option<Arc<Network>>) -> SearchSettings {
-    SearchSettings { network, ..SearchSettings::default() }
+/// The settings of a bench searcher: the defaults with `evaluation`.
+fn settings(evaluation: Evaluation) -> SearchSettings {
+    SearchSettings { evaluation, ..SearchSettings::default() }
 }
 
-/// Searches every bench position to `depth` with the given selectivity and `network` (or
-/// the hand-crafted evaluation); `each` sees the index and node count of every position as
-/// it finishes.
-pub fn run(
-    depth: u32,
-    selectivity: Selectivity,
-    network: Option<Arc<Network>>,
-    each: impl FnMut(usize, u64),
-) -> BenchResult {
+/// Searches every bench position to `depth` with the given selectivity and `evaluation`;
+/// `each` sees the index and node count of every position as it finishes.
+pub fn run(depth: u32, selectivity: Selectivity, evaluation: Evaluation, each: impl FnMut(usize, u64)) -> BenchResult {
     match selectivity {
-        Selectivity::Full => run_preset::<Full>(depth, network, each),
-        Selectivity::Minimax => run_preset::<Minimax>(depth, network, each),
+        Selectivity::Full => run_preset::<Full>(depth, evaluation, each),
+        Selectivity::Minimax => run_preset::<Minimax>(depth, evaluation, each),
     }
 }
 
 /// [`run`] with the preset `P`, for measuring a part of the search.
-pub fn run_preset<P: Preset>(
-    depth: u32,
-    network: Option<Arc<Network>>,
-    mut each: impl FnMut(usize, u64),
-) -> BenchResult {
+pub fn run_preset<P: Preset>(depth: u32, evaluation: Evaluation, mut each: impl FnMut(usize, u64)) -> BenchResult {
     let signals = Arc::new(Signals::default());
     let mut searcher = AlphaBeta::new(BENCH_HASH_MB, Selectivity::Full, signals).expect("16 MB fits in memory");
-    searcher.configure(&settings(network));
+    searcher.configure(&settings(evaluation));
     over_positions(
         Limits { depth: Some(depth), ..Limits::default() },
         |job| {
@@ -133,13 +123,12 @@ pub fn run_preset<P: Preset>(
 }
 
 /// Bandwidth mode's bench: each position searched until it has visited `nodes` positions,
-/// from a fresh tree, with the default settings and `network` (or the hand-crafted
-/// evaluation).
-pub fn run_bandwidth(nodes: u64, network: Option<Arc<Network>>, mut each: impl FnMut(usize, u64)) -> BenchResult {
+/// from a fresh tree, with the default settings and `evaluation`.
+pub fn run_bandwidth(nodes: u64, evaluation: Evaluation, mut each: impl FnMut(usize, u64)) -> BenchResult {
     let signals = Arc::new(Signals::default());
     let mut searcher = Bandwidth::new(BENCH_HASH_MB, BandwidthParams::default(), alpha_beta_probers(), signals)
         .expect("16 MB fits in memory");
-    searcher.configure(&settings(network));
+    searcher.configure(&settings(evaluation));
     over_positions(
         Limits { nodes: Some(nodes), ..Limits::default() },
         |job| {
@@ -176,8 +165,8 @@ mod tests {
 
     #[test]
     fn node_count_is_deterministic() {
-        let first = run(5, Selectivity::Full, None, |_, _| {});
-        let second = run(5, Selectivity::Full, None, |_, _| {});
+        let first = run(5, Selectivity::Full, Evaluation::HandCrafted, |_, _| {});
+        let second = run(5, Selectivity::Full, Evaluation::HandCrafted, |_, _| {});
         assert_eq!(first.nodes, second.nodes);
         assert!(first.nodes > POSITIONS.len() as u64);
     }
@@ -186,8 +175,10 @@ mod tests {
     #[test]
     fn bandwidth_node_count_is_deterministic() {
         const LIMIT: u64 = 500;
-        let first = run_bandwidth(LIMIT, None, |index, nodes| assert!(nodes <= LIMIT, "position {index}: {nodes}"));
-        let second = run_bandwidth(LIMIT, None, |_, _| {});
+        let first = run_bandwidth(LIMIT, Evaluation::HandCrafted, |index, nodes| {
+            assert!(nodes <= LIMIT, "position {index}: {nodes}")
+        });
+        let second = run_bandwidth(LIMIT, Evaluation::HandCrafted, |_, _| {});
         assert_eq!(first.nodes, second.nodes);
         assert!(first.nodes > LIMIT / 2 * POSITIONS.len() as u64);
     }

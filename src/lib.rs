@@ -12,7 +12,6 @@ pub mod moves;
 pub mod perft;
 pub mod random;
 pub mod search;
-pub mod train;
-pub mod tune;
 pub mod uci;
+pub mod value;
 pub mod zobrist;

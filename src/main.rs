@@ -8,12 +8,12 @@ use harrier::datagen::{self, DatagenSettings, NodeLimits};
 use harrier::engine::game::parse_fen;
 use harrier::engine::searchers::SearchMode;
 use harrier::epd::{EpdLimit, EpdSearcher, run_suite};
+use harrier::eval::hce::tune::{self, TuneSettings};
+use harrier::eval::nnue::train::{self, TrainSettings};
 use harrier::moves::uci_text;
 use harrier::perft::divide;
 use harrier::search::alphabeta::presets::Selectivity;
 use harrier::search::bandwidth::params::BandwidthStyle;
-use harrier::train::{self, TrainSettings};
-use harrier::tune::{self, TuneSettings};
 use shakmaty::{CastlingMode, Chess, Position};
 
 const USAGE: &str = "\
@@ -104,11 +104,11 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
 }
 
 /// The evaluation `--eval` names: the built-in network (`nnue`) or the hand-crafted one
-/// (`hce`, `None`).
-fn evaluation(name: &str) -> Result<Option<std::sync::Arc<harrier::eval::nnue::Network>>, String> {
+/// (`hce`).
+fn evaluation(name: &str) -> Result<harrier::eval::Evaluation, String> {
     match name {
-        "nnue" => Ok(Some(harrier::eval::nnue::embedded())),
-        "hce" => Ok(None),
+        "nnue" => Ok(harrier::eval::Evaluation::built_in_network()),
+        "hce" => Ok(harrier::eval::Evaluation::HandCrafted),
         _ => Err(format!("--eval takes nnue or hce, not '{name}'")),
     }
 }
@@ -125,12 +125,12 @@ fn bench_command(args: &[String]) -> Result<(), String> {
     let progress = |index: usize, nodes: u64| {
         eprintln!("position {:>2}/{}: {nodes} nodes", index + 1, bench::POSITIONS.len());
     };
-    let mut network = bench::default_network();
+    let mut evaluation_in_use = bench::default_evaluation();
     let mut rest = Vec::new();
     let mut args_left = args.iter();
     while let Some(arg) = args_left.next() {
         match arg.as_str() {
-            "--eval" => network = evaluation(args_left.next().ok_or("--eval needs a value")?)?,
+            "--eval" => evaluation_in_use = evaluation(args_left.next().ok_or("--eval needs a value")?)?,
             _ => rest.push(arg.clone()),
         }
     }
@@ -141,19 +141,19 @@ fn bench_command(args: &[String]) -> Result<(), String> {
                 Some(n) => number::<u64>(n, "nodes")?.max(1),
                 None => bench::DEFAULT_BANDWIDTH_NODES,
             };
-            let result = bench::run_bandwidth(nodes, network, progress);
+            let result = bench::run_bandwidth(nodes, evaluation_in_use, progress);
             eprintln!("bandwidth, {nodes} nodes per position, {:.3} s", result.elapsed.as_secs_f64());
             result
         }
         Some("--minimax") => {
             let depth = depth_arg(args.get(1), bench::DEFAULT_MINIMAX_DEPTH)?;
-            let result = bench::run(depth, Selectivity::Minimax, network, progress);
+            let result = bench::run(depth, Selectivity::Minimax, evaluation_in_use.clone(), progress);
             eprintln!("minimax, depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
             result
         }
         _ => {
             let depth = depth_arg(args.first(), bench::DEFAULT_DEPTH)?;
-            let result = bench::run(depth, Selectivity::Full, network, progress);
+            let result = bench::run(depth, Selectivity::Full, evaluation_in_use.clone(), progress);
             eprintln!("depth {depth}, {:.3} s", result.elapsed.as_secs_f64());
             result
         }
@@ -204,7 +204,7 @@ fn eval_command(args: &[String]) -> Result<(), String> {
         _ => (nnue::embedded(), if DEFAULT_USE_NNUE { "in use" } else { "built in" }, args),
     };
     let position = if rest.is_empty() { Chess::default() } else { read_position(&rest.join(" "))? };
-    for line in harrier::eval::trace::report(&position) {
+    for line in harrier::eval::hce::trace::report(&position) {
         println!("{line}");
     }
     println!("{}", nnue::report_line(&net, &position, label));
@@ -280,10 +280,10 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
         nodes: NodeLimits { soft: 5_000, hard: 20_000 },
         hash_mb: 16,
         syzygy: None,
-        network: harrier::bench::default_network(),
-        provenance: datagen::manifest::Provenance {
+        evaluation: harrier::bench::default_evaluation(),
+        provenance: harrier::eval::nnue::data::manifest::Provenance {
             commit: env!("HARRIER_COMMIT").to_string(),
-            net: net_id(&harrier::bench::default_network(), None),
+            net: net_id(&harrier::bench::default_evaluation(), None),
             command: std::iter::once("harrier datagen".to_string())
                 .chain(args.iter().cloned())
                 .collect::<Vec<_>>()
@@ -304,12 +304,14 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
             "--hash" => settings.hash_mb = number::<usize>(value, "--hash")?.max(1),
             "--syzygy" => settings.syzygy = Some(value.clone()),
             "--eval" => {
-                settings.network = evaluation(value)?;
-                settings.provenance.net = net_id(&settings.network, None);
+                settings.evaluation = evaluation(value)?;
+                settings.provenance.net = net_id(&settings.evaluation, None);
             }
             "--net" => {
-                settings.network = Some(std::sync::Arc::new(harrier::eval::nnue::Network::load(value.as_ref())?));
-                settings.provenance.net = net_id(&settings.network, Some(value));
+                settings.evaluation = harrier::eval::Evaluation::Network(std::sync::Arc::new(
+                    harrier::eval::nnue::Network::load(value.as_ref())?,
+                ));
+                settings.provenance.net = net_id(&settings.evaluation, Some(value));
             }
             _ => return Err(format!("unknown option '{flag}'")),
         }
@@ -333,7 +335,7 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
 
 /// `harrier data check [dir] [--sample n]`: the data files against their manifest.
 fn data_command(args: &[String]) -> Result<(), String> {
-    use harrier::datagen::manifest::{self, Depth};
+    use harrier::eval::nnue::data::manifest::{self, Depth};
     if args.first().map(String::as_str) != Some("check") {
         return Err("data takes the subcommand check".to_string());
     }
@@ -368,8 +370,8 @@ fn data_command(args: &[String]) -> Result<(), String> {
 
 /// How the data manifest names an evaluation: `hce`, the built-in network's id, or a
 /// network file's name without its extension.
-fn net_id(network: &Option<std::sync::Arc<harrier::eval::nnue::Network>>, file: Option<&str>) -> String {
-    match (network, file) {
+fn net_id(evaluation: &harrier::eval::Evaluation, file: Option<&str>) -> String {
+    match (evaluation.network(), file) {
         (None, _) => "hce".to_string(),
         (Some(_), None) => harrier::eval::nnue::EMBEDDED_ID.to_string(),
         (Some(_), Some(path)) => {
@@ -419,7 +421,7 @@ fn epd_command(args: &[String]) -> Result<(), String> {
         hash_mb: 16,
         bandwidth: Default::default(),
         threads: 1,
-        network: harrier::bench::default_network(),
+        evaluation: harrier::bench::default_evaluation(),
     };
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
@@ -438,7 +440,7 @@ fn epd_command(args: &[String]) -> Result<(), String> {
             "--band" => setup.bandwidth.band = number(value, "--band")?,
             "--depth-penalty" => setup.bandwidth.depth_penalty = number(value, "--depth-penalty")?,
             "--tip-probe" => setup.bandwidth.tip_probe_depth = number(value, "--tip-probe")?,
-            "--eval" => setup.network = evaluation(value)?,
+            "--eval" => setup.evaluation = evaluation(value)?,
             _ => return Err(format!("unknown option '{flag}'")),
         }
     }

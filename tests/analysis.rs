@@ -83,7 +83,7 @@ fn wdl_is_off_by_default_and_sums_to_a_thousand_when_on() {
 fn eval_prints_every_term_group_and_the_command_line_prints_the_same_table() {
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8";
     let output = transcript(&format!("position fen {fen}\neval\nquit\n"));
-    for group in harrier::eval::terms::GROUPS {
+    for group in harrier::eval::hce::terms::GROUPS {
         assert!(output.lines().any(|l| l.trim_start().starts_with(&format!("{group} |"))), "{group}: {output}");
     }
     assert!(output.contains("Final evaluation:") && output.contains("Network evaluation ("), "{output}");

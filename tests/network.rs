@@ -7,8 +7,8 @@ mod common;
 use std::sync::Arc;
 
 use common::searching::*;
-use harrier::eval::network_value;
 use harrier::eval::nnue::{self, Network};
+use harrier::eval::{Evaluation, network_value};
 use harrier::search::alphabeta::presets::{Features, Preset};
 use harrier::search::{INFINITY, Score, SearchSettings, Searcher, mated_in};
 use shakmaty::{Chess, Position};
@@ -46,7 +46,7 @@ fn minimax(net: &Network, pos: &Chess, depth: u32, ply: usize) -> i32 {
 fn a_full_width_search_with_the_network_returns_its_minimax_value() {
     let net = nnue::embedded();
     let mut s = searcher();
-    s.configure(&SearchSettings { network: Some(net.clone()), ..SearchSettings::default() });
+    s.configure(&SearchSettings { evaluation: Evaluation::Network(net.clone()), ..SearchSettings::default() });
     let extra = [
         // Castling both ways, en passant and promotions with and without capture within reach.
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -70,7 +70,7 @@ fn the_evaluation_follows_the_setting() {
     let mut s = searcher();
     let pos = chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     let hand_crafted = search_with::<MinimaxWithoutTable>(&mut s, &pos, &[], 1).report.score;
-    s.configure(&SearchSettings { network: Some(net.clone()), ..SearchSettings::default() });
+    s.configure(&SearchSettings { evaluation: Evaluation::Network(net.clone()), ..SearchSettings::default() });
     let with_net = search_with::<MinimaxWithoutTable>(&mut s, &pos, &[], 1).report.score;
     assert_eq!(with_net, Score::from_value(minimax(&net, &pos, 1, 0)));
     s.configure(&SearchSettings::default());

@@ -178,7 +178,7 @@ fn a_bad_network_file_keeps_the_network_in_use() {
     }
     engine.set_option("Use NNUE", "false");
     assert_eq!(notes.take(), ["evaluation: hand-crafted"]);
-    assert!(engine.settings().search.network.is_none());
+    assert!(engine.settings().search.evaluation.network().is_none());
     engine.set_option("Use NNUE", "true");
     engine.set_option("EvalFile", "");
     let built_in = format!("evaluation: network {} (built in)", harrier::eval::nnue::EMBEDDED_ID);

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use harrier::datagen::manifest::{self, Depth, sha256_hex};
+use harrier::eval::nnue::data::manifest::{self, Depth, sha256_hex};
 use harrier::eval::nnue::{self, QuantisedNet, file};
 
 const NETS_HEADER: &str = "id\tsha256\tparent\tinputs\thidden\tbuckets\tdata\tcommand\ttrainer\tsprt";

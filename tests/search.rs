@@ -11,7 +11,7 @@ use std::time::Duration;
 use common::Harrier;
 use common::searching::*;
 use harrier::engine::game::Game;
-use harrier::eval::evaluate;
+use harrier::eval::hce::evaluate;
 use harrier::search::alphabeta::presets::{Features, Full, Plain, Preset};
 use harrier::search::probe::ProbeLimits;
 use harrier::search::{INFINITY, Score, SearchOutcome, Searcher, mated_in};

@@ -8,8 +8,6 @@
 //! folder's [`manifest`] once it is whole: an interrupted run loses at most the files it
 //! was writing, and started again with the same settings it skips the files it has.
 
-pub mod format;
-pub mod manifest;
 mod selfplay;
 
 use std::fs;
@@ -19,16 +17,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Move, Position};
-
-use crate::eval::nnue::Network;
+use crate::eval::Evaluation;
+use crate::eval::nnue::data::format::{GameRecord, write_header};
+use crate::eval::nnue::data::manifest::{self, DATA_EXTENSION, Provenance};
+use crate::eval::nnue::data::training_positions;
 use crate::random::{GOLDEN_GAMMA, mix};
 use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::presets::Selectivity;
-use crate::search::syzygy::{Syzygy, TB_WIN_BOUND};
+use crate::search::syzygy::Syzygy;
 use crate::search::{SearchSettings, Searcher, Signals};
-use format::{GameRecord, write_header};
-use manifest::{DATA_EXTENSION, Provenance};
 pub use selfplay::{Ending, GameCost, NodeLimits};
 
 /// Games in one data file by default: about half a megabyte, and a few minutes of one
@@ -56,8 +53,8 @@ pub struct DatagenSettings {
     pub hash_mb: usize,
     /// Syzygy tables to adjudicate with (and search with).
     pub syzygy: Option<String>,
-    /// The network the searches evaluate with (`None`: the hand-crafted evaluation).
-    pub network: Option<Arc<Network>>,
+    /// The static evaluation the searches use.
+    pub evaluation: Evaluation,
     /// What the manifest says made the files.
     pub provenance: Provenance,
 }
@@ -163,17 +160,6 @@ impl Profile {
     }
 }
 
-/// True when a scored position is worth training on: not in check, its best move quiet
-/// (neither a capture nor a promotion), its score not a mate or tablebase result.
-pub fn is_training_position(pos: &Chess, best: Move, score: i16) -> bool {
-    !pos.is_check() && !best.is_capture() && !best.is_promotion() && i32::from(score).abs() < TB_WIN_BOUND
-}
-
-/// The positions of `game` kept for training.
-pub fn training_positions(game: &GameRecord) -> impl Iterator<Item = (Chess, i16)> + '_ {
-    game.positions().filter(|(pos, m, score)| is_training_position(pos, *m, *score)).map(|(pos, _, s)| (pos, s))
-}
-
 /// The name of data file `index` of the run seeded `seed` with the evaluation `net`.
 fn file_name(net: &str, seed: u64, index: u64) -> String {
     format!("{net}-s{seed}-{index:05}.{DATA_EXTENSION}")
@@ -229,8 +215,10 @@ pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Resu
                     let signals = Arc::new(Signals::default());
                     let mut searcher = AlphaBeta::new(settings.hash_mb, Selectivity::Full, signals)?;
                     searcher.set_tablebases(tables.clone());
-                    searcher
-                        .configure(&SearchSettings { network: settings.network.clone(), ..SearchSettings::default() });
+                    searcher.configure(&SearchSettings {
+                        evaluation: settings.evaluation.clone(),
+                        ..SearchSettings::default()
+                    });
                     let mut mine = Profile::default();
                     let started = Instant::now();
                     let outcome = (|| loop {
@@ -335,7 +323,7 @@ mod tests {
             nodes: NodeLimits { soft: 300, hard: 3_000 },
             hash_mb: 1,
             syzygy: None,
-            network: None,
+            evaluation: Evaluation::HandCrafted,
             provenance: Provenance { commit: "test".into(), net: "hce".into(), command: "datagen test".into() },
         }
     }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, Position};
 
-use super::format::{GameRecord, GameResult};
+use crate::eval::nnue::data::format::{GameRecord, GameResult};
 use crate::moves::encode;
 use crate::random::SplitMix;
 use crate::search::syzygy::{Syzygy, TB_WIN_BOUND};

@@ -8,8 +8,9 @@ use super::Engine;
 use super::book::Book;
 use super::memory;
 use super::options::{self, Action, OptionChange};
+use super::search_thread::Change;
 use super::settings::{Settings, SyzygySettings};
-use super::worker::Change;
+use crate::eval::Evaluation;
 use crate::eval::nnue::{self, Network};
 use crate::search::syzygy::Syzygy;
 
@@ -38,9 +39,9 @@ impl Engine {
         }
     }
 
-    /// Runs a change on the worker and says what it reports.
+    /// Runs a change on the search thread and says what it reports.
     pub(super) fn run_change(&mut self, change: Change) -> bool {
-        match self.worker.configure(change) {
+        match self.search_thread.configure(change) {
             Ok(notes) => {
                 notes.iter().for_each(|note| self.out.info_string(note));
                 true
@@ -66,10 +67,10 @@ impl Engine {
     fn adopt(&mut self, mut wanted: Settings) {
         let old = self.settings.clone();
         if (wanted.use_nnue, &wanted.eval_file) != (old.use_nnue, &old.eval_file) {
-            match network_of(&wanted) {
-                Ok(net) => {
+            match evaluation_of(&wanted) {
+                Ok(evaluation) => {
                     self.out.info_string(&evaluation_in_use(&wanted));
-                    wanted.search.network = net;
+                    wanted.search.evaluation = evaluation;
                 }
                 Err(reason) => {
                     self.out.info_string(&format!("{reason}; keeping the previous evaluation"));
@@ -190,12 +191,13 @@ fn evaluation_in_use(settings: &Settings) -> String {
     }
 }
 
-/// The network `settings` ask for: `EvalFile`'s (the built-in one when it is empty), used
-/// with `Use NNUE` only; `Err` when the file cannot be used, whether or not it is in use.
-pub(super) fn network_of(settings: &Settings) -> Result<Option<Arc<Network>>, String> {
+/// The evaluation `settings` ask for: with `Use NNUE`, `EvalFile`'s network (the built-in
+/// one when it is empty), else the hand-crafted one; `Err` when the file cannot be used,
+/// whether or not it is in use.
+pub(super) fn evaluation_of(settings: &Settings) -> Result<Evaluation, String> {
     let net = match settings.eval_file.as_str() {
         "" => nnue::embedded(),
         path => Arc::new(Network::load(std::path::Path::new(path))?),
     };
-    Ok(settings.use_nnue.then_some(net))
+    Ok(if settings.use_nnue { Evaluation::Network(net) } else { Evaluation::HandCrafted })
 }

@@ -1,6 +1,6 @@
-//! The engine controller: owns the game, the options and the search worker, and decides
+//! The engine controller: owns the game, the options and the search thread, and decides
 //! when `bestmove` goes out. Its methods never wait for a search, so `isready`, `stop` and
-//! `ponderhit` are answered at once; the front end calls them and feeds back the worker's
+//! `ponderhit` are answered at once; the front end calls them and feeds back the search thread's
 //! events. It writes through [`Output`] and knows nothing of the text protocol.
 
 pub mod book;
@@ -8,9 +8,9 @@ mod configure;
 pub mod game;
 pub mod memory;
 pub mod options;
+pub mod search_thread;
 pub mod searchers;
 pub mod settings;
-pub mod worker;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -24,8 +24,8 @@ use crate::search::syzygy::Syzygy;
 use crate::search::{Limits, Progress, Report, Score, SearchJob, SearchOutcome, Signals};
 use book::{Book, BookMove};
 use game::Game;
+use search_thread::{Change, Event, Job, SearchThread};
 use settings::Settings;
-use worker::{Change, Event, Job, Worker};
 
 /// The engine's name as `uci` reports it.
 pub const NAME: &str = concat!("Harrier ", env!("CARGO_PKG_VERSION"));
@@ -48,7 +48,7 @@ pub trait Output {
     fn perft_total(&self, total: u64);
 }
 
-/// What the worker is doing for the engine.
+/// What the search thread is doing for the engine.
 enum Task {
     /// Nothing, or idle thinking that has already been asked to end.
     None,
@@ -79,7 +79,7 @@ struct RunningSearch {
 pub struct Engine {
     out: Box<dyn Output>,
     signals: Arc<Signals>,
-    worker: Worker,
+    search_thread: SearchThread,
     task: Task,
     game: Game,
     /// The value of every option.
@@ -92,18 +92,18 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine writing to `out`, with its worker thread started.
+    /// An engine writing to `out`, with its search thread started.
     pub fn new(out: Box<dyn Output>) -> Engine {
         let signals = Arc::new(Signals::default());
         let mut settings = Settings::default();
-        settings.search.network = configure::network_of(&settings).expect("the built-in network loads");
+        settings.search.evaluation = configure::evaluation_of(&settings).expect("the built-in network loads");
         settings.search.level = settings.playing_level();
         let mut searcher = searchers::build(settings.search_mode, settings.hash_mb, signals.clone())
             .expect("the default hash table fits in memory");
         searcher.configure(&settings.search);
         Engine {
             out,
-            worker: Worker::spawn(searcher, signals.clone()),
+            search_thread: SearchThread::spawn(searcher, signals.clone()),
             signals,
             task: Task::None,
             game: Game::default(),
@@ -114,9 +114,9 @@ impl Engine {
         }
     }
 
-    /// The worker's events; each goes to [`Engine::on_event`].
+    /// The search thread's events; each goes to [`Engine::on_event`].
     pub fn events(&self) -> Receiver<Event> {
-        self.worker.events().clone()
+        self.search_thread.events().clone()
     }
 
     /// True while a search or a perft runs (until its last line is out).
@@ -242,7 +242,7 @@ impl Engine {
             move_overhead: self.settings.move_overhead_ms,
             started: arrived,
         };
-        self.worker.send(Job::Search(Box::new(job)));
+        self.search_thread.send(Job::Search(Box::new(job)));
         let wdl_material = self.settings.show_wdl.then(|| wdl::material(self.game.position()));
         self.task = Task::Search(RunningSearch { hold, finished: None, infinite, mode, wdl_material, tablebase });
     }
@@ -256,7 +256,7 @@ impl Engine {
         let position = self.game.position().clone();
         let mode = position.castles().mode();
         self.signals.arm(false);
-        self.worker.send(Job::Perft { position, depth });
+        self.search_thread.send(Job::Perft { position, depth });
         self.task = Task::Perft(mode);
     }
 
@@ -295,7 +295,7 @@ impl Engine {
         }
     }
 
-    /// Handles one event from the worker.
+    /// Handles one event from the search thread.
     pub fn on_event(&mut self, event: Event) {
         match (&mut self.task, event) {
             (Task::Search(running), Event::Progress(progress)) => match progress {
@@ -328,7 +328,7 @@ impl Engine {
         self.out.report(&running.shown(outcome.report), running.mode);
         self.out.best_move(outcome.best, outcome.ponder, running.mode);
         self.signals.arm(false);
-        self.worker.send(Job::ThinkIdle(outcome.best, self.settings.ponder));
+        self.search_thread.send(Job::ThinkIdle(outcome.best, self.settings.ponder));
         self.task = Task::Thinking;
     }
 
@@ -344,7 +344,7 @@ impl Engine {
     }
 
     /// `quit`, or the end of input: stops the work under way and, as Stockfish does, still
-    /// sends a running search's `bestmove`. The worker thread ends with the engine.
+    /// sends a running search's `bestmove`. The search thread ends with the engine.
     pub fn quit(mut self) {
         self.end_idle_thinking();
         match &mut self.task {

@@ -36,6 +36,6 @@ pub struct EpdSearcher {
     pub bandwidth: BandwidthParams,
     /// Positions searched at once, each by its own single-threaded searcher.
     pub threads: usize,
-    /// The network the searchers evaluate with (`None`: the hand-crafted evaluation).
-    pub network: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+    /// The static evaluation the searchers use.
+    pub evaluation: crate::eval::Evaluation,
 }

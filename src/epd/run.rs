@@ -136,7 +136,7 @@ fn new_searcher(setup: &EpdSearcher) -> Result<Box<dyn Searcher>, String> {
         }
         mode => searchers::build(mode, setup.hash_mb, signals)?,
     };
-    searcher.configure(&SearchSettings { network: setup.network.clone(), ..SearchSettings::default() });
+    searcher.configure(&SearchSettings { evaluation: setup.evaluation.clone(), ..SearchSettings::default() });
     Ok(searcher)
 }
 

@@ -15,30 +15,12 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::eval::nnue::Network;
+use crate::eval::Evaluation;
 
-/// The deepest ply any search line may reach.
-pub const MAX_PLY: usize = 128;
+pub use crate::value::{INFINITY, MATE, MATE_BOUND, MAX_PLY, mate_in, mated_in};
+
 /// The deepest iteration a search runs (`go depth` is clamped to it).
 pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
-/// The value of delivering mate at the root; mate in `n` plies is `MATE - n`.
-pub const MATE: i32 = 32_000;
-/// Larger than any value a search returns.
-pub const INFINITY: i32 = 32_001;
-/// Values at or beyond this magnitude are mate scores.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-
-/// The value for the side to move when it mates in `ply` plies.
-#[inline]
-pub const fn mate_in(ply: usize) -> i32 {
-    MATE - ply as i32
-}
-
-/// The value for the side to move when it is mated in `ply` plies.
-#[inline]
-pub const fn mated_in(ply: usize) -> i32 {
-    -MATE + ply as i32
-}
 
 /// True when the game is drawn at `pos` by rule: the fifty-move rule (unless `pos` is
 /// mate), insufficient material, or repetition. `earlier` holds the keys of the positions
@@ -396,8 +378,8 @@ pub struct SearchSettings {
     pub multi_pv: usize,
     /// The bandwidth searcher's settings.
     pub bandwidth: bandwidth::params::BandwidthSettings,
-    /// The network the searchers evaluate with (`None`: the hand-crafted evaluation).
-    pub network: Option<Arc<Network>>,
+    /// The static evaluation the searchers use.
+    pub evaluation: Evaluation,
     /// A playing level below full strength (`None`: full strength).
     pub level: Option<level::Level>,
 }
@@ -407,7 +389,7 @@ impl Default for SearchSettings {
         SearchSettings {
             multi_pv: 1,
             bandwidth: bandwidth::params::BandwidthSettings::default(),
-            network: None,
+            evaluation: Evaluation::HandCrafted,
             level: None,
         }
     }

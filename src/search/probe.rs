@@ -11,7 +11,7 @@ use super::syzygy::Syzygy;
 use super::time::TimeManager;
 use super::tt::TtHit;
 use super::{Reporter, SearchJob, SearchOutcome, Signals};
-use crate::eval::nnue::Network;
+use crate::eval::Evaluation;
 
 /// What ends a probe besides the stop flag.
 #[derive(Clone, Copy, Debug, Default)]
@@ -81,8 +81,8 @@ pub trait Prober: Send {
     /// Probes these tablebases from now on (`None`: none).
     fn set_tablebases(&mut self, tables: Option<Syzygy>);
 
-    /// Evaluates with `net` from now on (`None`: the hand-crafted evaluation).
-    fn set_network(&mut self, net: Option<Arc<Network>>);
+    /// Evaluates with `evaluation` from now on.
+    fn set_evaluation(&mut self, evaluation: &Evaluation);
 
     /// The static evaluation of `pos` for its side to move, as the probes' leaves see it.
     fn evaluate(&mut self, pos: &Chess) -> i32;

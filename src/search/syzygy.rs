@@ -6,13 +6,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Tablebase, Wdl};
 
-use super::{MATE_BOUND, MAX_PLY};
-
-/// The value of a tablebase win at the root: below every mate score, above every
-/// evaluation; a win `ply` plies away is worth `TB_WIN - ply`.
-pub const TB_WIN: i32 = MATE_BOUND - 1 - MAX_PLY as i32;
-/// Values beyond this magnitude are tablebase wins or losses (or mates).
-pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+pub use crate::value::{TB_WIN, TB_WIN_BOUND};
 
 /// The separator between directories in `SyzygyPath`.
 pub const PATH_SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };

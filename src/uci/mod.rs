@@ -1,5 +1,5 @@
 //! The UCI front end: text in, text out. A reader thread parses stdin line by line; this
-//! thread hands each command, and the search worker's events, to the [`Session`] (the
+//! thread hands each command, and the search thread's events, to the [`Session`] (the
 //! engine and its writer). Only this layer touches stdin and stdout.
 
 pub mod fuzz;

@@ -14,8 +14,9 @@ use vampirc_uci::{Duration, UciInfoAttribute, UciMessage, UciMove, UciOptionConf
 
 use crate::engine::Output;
 use crate::engine::options::{EngineOption, OptionKind};
-use crate::eval::nnue::{self, Network};
-use crate::eval::trace;
+use crate::eval::Evaluation;
+use crate::eval::hce::trace;
+use crate::eval::nnue;
 use crate::moves::uci_text;
 use crate::search::{Bound, Report, Score};
 
@@ -84,11 +85,11 @@ impl Writer {
 
     /// `eval`: the hand-crafted evaluation of `pos` term by term, then the network's (the one
     /// in use, else the built-in one), from White's side.
-    pub fn evaluation(&self, pos: &Chess, network: Option<&Network>) {
+    pub fn evaluation(&self, pos: &Chess, evaluation: &Evaluation) {
         for line in trace::report(pos) {
             self.line(&line);
         }
-        let line = match network {
+        let line = match evaluation.network() {
             Some(net) => nnue::report_line(net, pos, "in use"),
             None => nnue::report_line(&nnue::embedded(), pos, &format!("{}, built in", nnue::EMBEDDED_ID)),
         };

@@ -1,5 +1,5 @@
 //! One engine and the writer it answers through: what the UCI loop hands every parsed
-//! command and every worker event to. Apart from the loop so that the fuzzer drives the
+//! command and every search thread event to. Apart from the loop so that the fuzzer drives the
 //! very same path with a writer into memory.
 
 use std::time::Instant;
@@ -8,7 +8,7 @@ use crossbeam_channel::Receiver;
 
 use super::output::Writer;
 use super::parse::Command;
-use crate::engine::worker::Event;
+use crate::engine::search_thread::Event;
 use crate::engine::{AUTHOR, Engine, NAME, Output, options};
 
 /// The engine and its writer.
@@ -28,12 +28,12 @@ impl Session {
         &self.engine
     }
 
-    /// The worker's events; each goes to [`Session::on_event`].
+    /// The search thread's events; each goes to [`Session::on_event`].
     pub fn events(&self) -> Receiver<Event> {
         self.engine.events()
     }
 
-    /// Handles one event from the worker.
+    /// Handles one event from the search thread.
     pub fn on_event(&mut self, event: Event) {
         self.engine.on_event(event);
     }
@@ -83,7 +83,7 @@ impl Session {
             Command::Stop => engine.stop(),
             Command::PonderHit => engine.ponderhit(),
             Command::Display => writer.board(engine.position()),
-            Command::Eval => writer.evaluation(engine.position(), engine.settings().search.network.as_deref()),
+            Command::Eval => writer.evaluation(engine.position(), &engine.settings().search.evaluation),
             Command::Empty => {}
             Command::Invalid(reason) => writer.info_string(&format!("{reason}; ignored")),
             Command::Quit => unreachable!("handle answers quit itself"),

@@ -83,7 +83,7 @@ pub fn mating_move(pos: &Chess, m: Move, n: u32) -> bool {
 /// does. Fail-soft alpha-beta with the biggest victims first (for speed only): exact in a
 /// full window.
 pub fn reference_quiescence(pos: &Chess, ply: usize, alpha: i32, beta: i32, skip_losing: bool) -> i32 {
-    reference_quiescence_with(&harrier::eval::evaluate, pos, ply, alpha, beta, skip_losing)
+    reference_quiescence_with(&harrier::eval::hce::evaluate, pos, ply, alpha, beta, skip_losing)
 }
 
 /// [`reference_quiescence`] with the static evaluation `evaluate`.

@@ -4,43 +4,48 @@
 use shakmaty::{Board, Color, Piece, Role, Square};
 
 use super::features::{Feature, feature_index};
-use super::{Lanes, Network, kernels};
+use super::{Block, MAX_PIECES, Network, kernels};
 
 /// Rows gathered for one pass of an incremental update: a move changes at most four pieces.
 const MOVE_ROWS: usize = 4;
-/// Rows gathered for one pass of a refresh: every piece of a legal position.
-const BOARD_ROWS: usize = 32;
 
-/// The sums of the active inputs' weight rows and the bias, one per perspective.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The sums of the active inputs' weight rows and the bias, one half per perspective.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
-    white: Lanes,
-    black: Lanes,
+    /// White's half, then Black's, each `hidden / BLOCK` blocks.
+    halves: Box<[Block]>,
 }
 
 impl Accumulator {
     /// The accumulator of `board`, built from scratch.
     pub fn new(net: &Network, board: &Board) -> Accumulator {
-        let mut acc = Accumulator { white: net.feature_bias, black: net.feature_bias };
+        let mut acc = Accumulator { halves: vec![Block([0; super::BLOCK]); 2 * net.blocks()].into_boxed_slice() };
         acc.refresh(net, board);
         acc
     }
 
     /// Rebuilds the accumulator from `board` alone.
     pub fn refresh(&mut self, net: &Network, board: &Board) {
-        self.white = net.feature_bias;
-        self.black = net.feature_bias;
-        let mut pieces = [Feature::new(Piece { color: Color::White, role: Role::King }, Square::A1); BOARD_ROWS];
+        let (white, black) = self.halves.split_at_mut(net.blocks());
+        white.copy_from_slice(&net.feature_bias);
+        black.copy_from_slice(&net.feature_bias);
+        let mut pieces = [Feature::new(Piece { color: Color::White, role: Role::King }, Square::A1); MAX_PIECES];
         let mut count = 0;
         for (square, piece) in board {
             pieces[count] = Feature::new(piece, square);
             count += 1;
-            if count == BOARD_ROWS {
-                self.apply_rows::<BOARD_ROWS>(net, &pieces, &[]);
+            if count == MAX_PIECES {
+                self.apply_rows::<MAX_PIECES>(net, &pieces, &[]);
                 count = 0;
             }
         }
-        self.apply_rows::<BOARD_ROWS>(net, &pieces[..count], &[]);
+        self.apply_rows::<MAX_PIECES>(net, &pieces[..count], &[]);
+    }
+
+    /// Becomes a copy of `other`, an accumulator of the same network.
+    #[inline]
+    pub fn copy_from(&mut self, other: &Accumulator) {
+        self.halves.copy_from_slice(&other.halves);
     }
 
     /// Adds `piece` on `square`.
@@ -60,10 +65,12 @@ impl Accumulator {
     }
 
     /// The lanes of `perspective`.
-    pub fn values(&self, perspective: Color) -> &Lanes {
+    #[inline]
+    pub fn values(&self, perspective: Color) -> &[Block] {
+        let (white, black) = self.halves.split_at(self.halves.len() / 2);
         match perspective {
-            Color::White => &self.white,
-            Color::Black => &self.black,
+            Color::White => white,
+            Color::Black => black,
         }
     }
 
@@ -71,6 +78,7 @@ impl Accumulator {
     fn apply_rows<const N: usize>(&mut self, net: &Network, mut added: &[Feature], mut removed: &[Feature]) {
         let mut adds = [[0; N]; 2];
         let mut subs = [[0; N]; 2];
+        let (white, black) = self.halves.split_at_mut(net.blocks());
         while !added.is_empty() || !removed.is_empty() {
             let (add_now, add_later) = added.split_at(added.len().min(N));
             let (remove_now, remove_later) = removed.split_at(removed.len().min(N));
@@ -83,7 +91,7 @@ impl Accumulator {
                 }
             }
             kernels::update(
-                [&mut self.white, &mut self.black],
+                [&mut *white, &mut *black],
                 &net.feature_weights,
                 [&adds[0][..add_now.len()], &adds[1][..add_now.len()]],
                 [&subs[0][..remove_now.len()], &subs[1][..remove_now.len()]],

@@ -24,8 +24,8 @@ const MAX_HIDDEN: usize = 1 << 16;
 const FNV_BASIS: u64 = 0xCBF2_9CE4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
 
-/// A quantised network of any hidden size, as a file holds it. The engine loads only
-/// its compiled shape ([`super::Network`]); the trainer writes others too.
+/// A quantised network of any hidden size, as a file holds it. The engine loads the
+/// shapes [`super::check_shape`] allows ([`super::Network`]); the trainer writes others too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantisedNet {
     /// `INPUTS x hidden` weights, one row of `hidden` per input, scaled by QA.
@@ -201,7 +201,7 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::super::testing::random_network;
-    use super::super::{HIDDEN, Network};
+    use super::super::{MAX_ENGINE_HIDDEN, Network};
     use super::*;
 
     #[test]
@@ -209,7 +209,7 @@ mod tests {
         let net = random_network(1);
         let bytes = net.to_bytes();
         let weights = net.to_quantised();
-        assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(HIDDEN, weights.buckets()));
+        assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(weights.hidden(), weights.buckets()));
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
         assert_ne!(Network::from_bytes(&random_network(2).to_bytes()), Ok(net));
     }
@@ -238,10 +238,10 @@ mod tests {
 
     #[test]
     fn a_version_1_file_is_read_as_one_bucket() {
-        let net = (1..10).map(random_network).find(|net| net.to_quantised().buckets() == 1).unwrap();
+        let net = (1..10).map(random_network).find(|net| net.buckets() == 1).unwrap();
         let weights = &net.to_bytes()[HEADER_BYTES..];
         let mut version_1 = MAGIC.to_vec();
-        for field in [1, INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, EVAL_SCALE as u32] {
+        for field in [1, INPUTS as u32, net.hidden() as u32, QA as u32, QB as u32, EVAL_SCALE as u32] {
             version_1.extend_from_slice(&field.to_le_bytes());
         }
         version_1.extend_from_slice(&checksum(weights).to_le_bytes());
@@ -256,24 +256,43 @@ mod tests {
         let mut net = random_network(5).to_quantised();
         for buckets in [0, MAX_BUCKETS + 1] {
             net.output_bias = vec![0; buckets];
-            net.output_weights = vec![0; buckets * 2 * HIDDEN];
+            net.output_weights = vec![0; buckets * 2 * net.hidden()];
             assert!(QuantisedNet::from_bytes(&net.to_bytes()).unwrap_err().contains("output buckets"), "{buckets}");
         }
     }
 
     #[test]
-    fn another_shape_is_refused_by_name() {
-        let hidden = 16;
-        let other = QuantisedNet {
-            feature_weights: vec![1; INPUTS * hidden],
-            feature_bias: vec![2; hidden],
-            output_weights: vec![3; 2 * 2 * hidden],
-            output_bias: vec![4, 5],
-        };
-        let bytes = other.to_bytes();
-        assert_eq!(QuantisedNet::from_bytes(&bytes), Ok(other));
-        let error = Network::from_bytes(&bytes).unwrap_err();
-        assert!(error.contains(&format!("{INPUTS} -> 16 x2")) && error.contains(&format!("{INPUTS} -> {HIDDEN} x2")));
+    fn a_shape_the_engine_does_not_load_is_refused_by_name() {
+        for hidden in [16, 100, MAX_ENGINE_HIDDEN + 64] {
+            let other = QuantisedNet {
+                feature_weights: vec![1; INPUTS * hidden],
+                feature_bias: vec![2; hidden],
+                output_weights: vec![3; 2 * 2 * hidden],
+                output_bias: vec![4, 5],
+            };
+            let bytes = other.to_bytes();
+            assert_eq!(QuantisedNet::from_bytes(&bytes), Ok(other));
+            let error = Network::from_bytes(&bytes).unwrap_err();
+            assert!(
+                error.contains(&format!("{INPUTS} -> {hidden} x2")) && error.contains("multiples of 64"),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_width_the_engine_loads_round_trips() {
+        for hidden in [64, 256, 512] {
+            let net = QuantisedNet {
+                feature_weights: (0..INPUTS * hidden).map(|i| (i % 7) as i16 - 3).collect(),
+                feature_bias: vec![2; hidden],
+                output_weights: (0..3 * 2 * hidden).map(|i| (i % 11) as i16 - 5).collect(),
+                output_bias: vec![4, 5, 6],
+            };
+            let loaded = Network::from_bytes(&net.to_bytes()).unwrap();
+            assert_eq!((loaded.hidden(), loaded.buckets()), (hidden, 3));
+            assert_eq!(loaded.to_quantised(), net);
+        }
     }
 
     #[test]

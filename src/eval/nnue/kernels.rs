@@ -1,18 +1,15 @@
-//! The network's hot loops over `HIDDEN` lanes: adding and subtracting weight rows, and the
-//! SCReLU dot product of the output layer.
+//! The network's hot loops over an accumulator's blocks: adding and subtracting weight
+//! rows, and the SCReLU dot product of the output layer.
 //!
-//! Each loop is written once, as plain fixed-size loops that LLVM vectorises for the
-//! default x86-64 target (SSE2), and compiled a second time with AVX2 enabled; the AVX2
-//! copy is taken when the CPU has it (checked once).
+//! Each loop is written once, as plain fixed-size loops over a [`Block`] that LLVM
+//! vectorises for the default x86-64 target (SSE2), and compiled a second time with AVX2
+//! enabled; the AVX2 copy is taken when the CPU has it (checked once). A block's 64 lanes
+//! stay in registers (8 SSE2 or 4 AVX2 registers) while every row is added to them.
 
 #[cfg(target_arch = "x86_64")]
 use once_cell::sync::Lazy;
 
-use super::{HIDDEN, Lanes, QA};
-
-/// Lanes updated at a time, kept in registers while every row is added to them: 64 lanes
-/// are 8 SSE2 or 4 AVX2 registers.
-const BLOCK: usize = 64;
+use super::{BLOCK, Block, QA};
 
 /// Whether this CPU runs the AVX2 copies, asked once.
 #[cfg(target_arch = "x86_64")]
@@ -35,61 +32,66 @@ thread_local! {
     pub static PORTABLE_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// For each perspective `p`: `accs[p] += Σ rows[adds[p]] − Σ rows[subs[p]]`, lane by lane.
+/// For each perspective `p`: `accs[p] += Σ rows[adds[p]] − Σ rows[subs[p]]`, lane by lane,
+/// where row `r` is the `accs[p].len()` blocks of `rows` from block `r · accs[p].len()`.
 /// Wrapping, so that a subtraction undoes an addition exactly whatever the values (the
 /// loader's range check keeps real sums in range).
 #[inline]
-pub fn update(accs: [&mut Lanes; 2], rows: &[Lanes], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
+pub fn update(accs: [&mut [Block]; 2], rows: &[Block], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
     #[cfg(target_arch = "x86_64")]
     if use_avx2() {
         // SAFETY: the CPU has AVX2 (detected at run time), all `avx2::update` requires.
         return unsafe { avx2::update(accs, rows, adds, subs) };
     }
-    update_lanes(accs, rows, adds, subs)
+    update_blocks(accs, rows, adds, subs)
 }
 
-/// `Σ clamp(acc, 0, QA)² · weights` over the lanes.
+/// `Σ clamp(acc, 0, QA)² · weights` over the lanes of equally long `acc` and `weights`.
 #[inline]
-pub fn screlu_dot(acc: &Lanes, weights: &Lanes) -> i32 {
+pub fn screlu_dot(acc: &[Block], weights: &[Block]) -> i64 {
     #[cfg(target_arch = "x86_64")]
     if use_avx2() {
         // SAFETY: the CPU has AVX2 (detected at run time), all `avx2::screlu_dot` requires.
         return unsafe { avx2::screlu_dot(acc, weights) };
     }
-    screlu_dot_lanes(acc, weights)
+    screlu_dot_blocks(acc, weights)
 }
 
 #[inline(always)]
-fn update_lanes(accs: [&mut Lanes; 2], rows: &[Lanes], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
+fn update_blocks(accs: [&mut [Block]; 2], rows: &[Block], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
     for ((acc, adds), subs) in accs.into_iter().zip(adds).zip(subs) {
-        for start in (0..HIDDEN).step_by(BLOCK) {
-            let lanes = start..start + BLOCK;
-            let mut block = [0i16; BLOCK];
-            block.copy_from_slice(&acc.0[lanes.clone()]);
+        let width = acc.len();
+        for (index, block) in acc.iter_mut().enumerate() {
+            let mut lanes = block.0;
             for &row in adds {
-                for (value, weight) in block.iter_mut().zip(&rows[row].0[lanes.clone()]) {
+                for (value, weight) in lanes.iter_mut().zip(&rows[row * width + index].0) {
                     *value = value.wrapping_add(*weight);
                 }
             }
             for &row in subs {
-                for (value, weight) in block.iter_mut().zip(&rows[row].0[lanes.clone()]) {
+                for (value, weight) in lanes.iter_mut().zip(&rows[row * width + index].0) {
                     *value = value.wrapping_sub(*weight);
                 }
             }
-            acc.0[lanes].copy_from_slice(&block);
+            block.0 = lanes;
         }
     }
 }
 
 #[inline(always)]
-fn screlu_dot_lanes(acc: &Lanes, weights: &Lanes) -> i32 {
+fn screlu_dot_blocks(acc: &[Block], weights: &[Block]) -> i64 {
+    acc.iter().zip(weights).map(|(acc, weights)| i64::from(screlu_dot_block(acc, weights))).sum()
+}
+
+/// One block's share: at most `BLOCK · QA² · (i16::MAX / QA)` < 2^29 in magnitude.
+#[inline(always)]
+fn screlu_dot_block(acc: &Block, weights: &Block) -> i32 {
     // Clamped values and their products with the weights first, in i16 lanes (clamped·weight
     // fits: the loader keeps |weight| ≤ i16::MAX / QA), then a plain dot product of the two,
-    // which LLVM turns into multiply-adds of i16 pairs; in one loop it does not (SSE2: 22 ns
-    // against 16 ns a call).
-    let mut clamped = [0i16; HIDDEN];
-    let mut weighted = [0i16; HIDDEN];
-    for lane in 0..HIDDEN {
+    // which LLVM turns into multiply-adds of i16 pairs; in one loop it does not.
+    let mut clamped = [0i16; BLOCK];
+    let mut weighted = [0i16; BLOCK];
+    for lane in 0..BLOCK {
         clamped[lane] = acc.0[lane].clamp(0, QA as i16);
         weighted[lane] = clamped[lane] * weights.0[lane];
     }
@@ -100,18 +102,18 @@ fn screlu_dot_lanes(acc: &Lanes, weights: &Lanes) -> i32 {
 mod avx2 {
     //! The same loops compiled for AVX2.
 
-    use super::Lanes;
+    use super::Block;
 
-    /// [`super::update_lanes`] with AVX2.
+    /// [`super::update_blocks`] with AVX2.
     #[target_feature(enable = "avx2")]
-    pub fn update(accs: [&mut Lanes; 2], rows: &[Lanes], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
-        super::update_lanes(accs, rows, adds, subs)
+    pub fn update(accs: [&mut [Block]; 2], rows: &[Block], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
+        super::update_blocks(accs, rows, adds, subs)
     }
 
-    /// [`super::screlu_dot_lanes`] with AVX2.
+    /// [`super::screlu_dot_blocks`] with AVX2.
     #[target_feature(enable = "avx2")]
-    pub fn screlu_dot(acc: &Lanes, weights: &Lanes) -> i32 {
-        super::screlu_dot_lanes(acc, weights)
+    pub fn screlu_dot(acc: &[Block], weights: &[Block]) -> i64 {
+        super::screlu_dot_blocks(acc, weights)
     }
 }
 
@@ -120,31 +122,40 @@ mod tests {
     use super::*;
     use crate::random::SplitMix;
 
-    fn random_lanes(rng: &mut SplitMix, limit: i32) -> Lanes {
-        let mut lanes = Lanes([0; HIDDEN]);
-        lanes.0.iter_mut().for_each(|v| *v = rng.range(-limit, limit) as i16);
-        lanes
+    /// Three blocks of random lanes within ±`limit`.
+    fn random_blocks(rng: &mut SplitMix, limit: i32) -> Vec<Block> {
+        (0..3)
+            .map(|_| {
+                let mut block = Block([0; BLOCK]);
+                block.0.iter_mut().for_each(|v| *v = rng.range(-limit, limit) as i16);
+                block
+            })
+            .collect()
+    }
+
+    fn lanes(blocks: &[Block]) -> Vec<i32> {
+        blocks.iter().flat_map(|block| block.0).map(i32::from).collect()
     }
 
     #[test]
     fn both_copies_agree_with_a_plain_loop() {
         let mut rng = SplitMix::new(5);
         for _ in 0..50 {
-            let acc = random_lanes(&mut rng, 600);
-            let rows: Vec<Lanes> = (0..4).map(|_| random_lanes(&mut rng, 500)).collect();
-            let weights = random_lanes(&mut rng, 128);
-            let mut expected = acc;
-            for i in 0..HIDDEN {
-                expected.0[i] = expected.0[i] + rows[0].0[i] + rows[1].0[i] - rows[2].0[i] - rows[3].0[i];
-            }
-            let dot: i32 = (0..HIDDEN).map(|i| i32::from(acc.0[i]).clamp(0, QA).pow(2) * i32::from(weights.0[i])).sum();
-            let (mut portable, mut other) = (acc, acc);
-            update_lanes([&mut portable, &mut other], &rows, [&[0, 1], &[]], [&[2, 3], &[]]);
-            assert_eq!((portable, other), (expected, acc));
-            assert_eq!(screlu_dot_lanes(&acc, &weights), dot);
-            let (mut dispatched, mut other) = (acc, acc);
+            let acc = random_blocks(&mut rng, 600);
+            let rows: Vec<Block> = (0..4).flat_map(|_| random_blocks(&mut rng, 500)).collect();
+            let weights = random_blocks(&mut rng, 128);
+            let row = |r: usize| lanes(&rows[3 * r..3 * r + 3]);
+            let expected: Vec<i32> =
+                (0..3 * BLOCK).map(|i| lanes(&acc)[i] + row(0)[i] + row(1)[i] - row(2)[i] - row(3)[i]).collect();
+            let dot: i64 =
+                lanes(&acc).iter().zip(lanes(&weights)).map(|(&a, w)| i64::from(a.clamp(0, QA).pow(2) * w)).sum();
+            let (mut portable, mut other) = (acc.clone(), acc.clone());
+            update_blocks([&mut portable, &mut other], &rows, [&[0, 1], &[]], [&[2, 3], &[]]);
+            assert_eq!((lanes(&portable), &other), (expected.clone(), &acc));
+            assert_eq!(screlu_dot_blocks(&acc, &weights), dot);
+            let (mut dispatched, mut other) = (acc.clone(), acc.clone());
             update([&mut other, &mut dispatched], &rows, [&[], &[1, 0]], [&[], &[3, 2]]);
-            assert_eq!((dispatched, other), (expected, acc));
+            assert_eq!((lanes(&dispatched), &other), (expected, &acc));
             assert_eq!(screlu_dot(&acc, &weights), dot);
         }
     }

@@ -112,7 +112,7 @@ fn incremental_updates_equal_a_refresh_along_random_games() {
             for ply in 0..150 {
                 let Some(m) = random_move(&pos, &mut rng) else { break };
                 let changes = move_changes(&pos, m);
-                let before = acc;
+                let before = acc.clone();
                 if ply % 2 == 0 {
                     acc.apply(&net, changes.added(), changes.removed());
                 } else {
@@ -122,7 +122,7 @@ fn incremental_updates_equal_a_refresh_along_random_games() {
                 count(&mut played, m, mode);
                 pos.play_unchecked(m);
                 assert_eq!(acc, Accumulator::new(&net, pos.board()), "{fen}: after {m:?}");
-                let mut undone = acc;
+                let mut undone = acc.clone();
                 undone.apply(&net, changes.removed(), changes.added());
                 assert_eq!(undone, before, "{fen}: undoing {m:?}");
             }
@@ -193,7 +193,7 @@ fn speed_of_the_network() {
         let refresh = nanoseconds_each(positions.len(), || {
             positions.iter().for_each(|pos| acc.refresh(&net, std::hint::black_box(pos.board())))
         });
-        let mut accumulators: Vec<Accumulator> = quiet.iter().map(|q| q.0).collect();
+        let mut accumulators: Vec<Accumulator> = quiet.iter().map(|q| q.0.clone()).collect();
         let update = nanoseconds_each(2 * quiet.len(), || {
             for (acc, (_, changes, _)) in accumulators.iter_mut().zip(&quiet) {
                 acc.apply(&net, changes.added(), changes.removed());

@@ -8,7 +8,6 @@
 //! is written once, for a [`Preset`] of selectivity chosen at compile time.
 
 mod correction;
-mod evaluation;
 pub mod history;
 mod iterate;
 mod level;
@@ -165,7 +164,7 @@ impl AlphaBeta {
         self.shared = shared.clone();
         self.main.shared = shared;
         self.helpers = HelperPool::new(threads - 1, &self.shared, &self.signals, &self.main.syzygy)?;
-        self.helpers.set_network(&self.main.evaluator.network());
+        self.helpers.set_evaluation(&self.main.evaluator.evaluation());
         Ok(())
     }
 }
@@ -199,8 +198,8 @@ impl Searcher for AlphaBeta {
     fn configure(&mut self, settings: &SearchSettings) -> Vec<String> {
         self.multi_pv = settings.multi_pv;
         self.level = settings.level;
-        self.helpers.set_network(&settings.network);
-        self.main.evaluator.set_network(settings.network.clone());
+        self.helpers.set_evaluation(&settings.evaluation);
+        self.main.evaluator.set(&settings.evaluation);
         Vec::new()
     }
 

@@ -1,15 +1,13 @@
 //! Alpha-beta as the bandwidth searcher's [`Prober`]: its main thread values tips, its
 //! table and histories answer what the tree asks about move order.
 
-use std::sync::Arc;
-
 use shakmaty::{Chess, Color, Move};
 
 use super::AlphaBeta;
 use super::negamax::late_move_reduction;
 use super::params::{LMR_FULL_DEPTH_MOVES, LMR_MIN_DEPTH};
 use super::presets::{Full, Minimax, Preset, Selectivity};
-use crate::eval::nnue::Network;
+use crate::eval::Evaluation;
 use crate::moves::encode;
 use crate::search::probe::{ProbeLimits, Prober};
 use crate::search::syzygy::Syzygy;
@@ -125,9 +123,9 @@ impl Prober for AlphaBeta {
         Searcher::set_tablebases(self, tables);
     }
 
-    fn set_network(&mut self, net: Option<Arc<Network>>) {
-        self.helpers.set_network(&net);
-        self.main.evaluator.set_network(net);
+    fn set_evaluation(&mut self, evaluation: &Evaluation) {
+        self.helpers.set_evaluation(evaluation);
+        self.main.evaluator.set(evaluation);
     }
 
     fn evaluate(&mut self, pos: &Chess) -> i32 {

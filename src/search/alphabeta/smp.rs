@@ -12,7 +12,7 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use super::presets::{Full, Minimax, Selectivity};
 use super::shared::SharedState;
 use super::worker::Worker;
-use crate::eval::nnue::Network;
+use crate::eval::Evaluation;
 use crate::search::syzygy::Syzygy;
 use crate::search::{SearchJob, Signals, Silent};
 
@@ -27,8 +27,8 @@ enum Command {
     NewGame,
     /// Probe these tablebases from now on.
     SetTablebases(Option<Syzygy>),
-    /// Evaluate with this network from now on (`None`: the hand-crafted evaluation).
-    SetNetwork(Option<Arc<Network>>),
+    /// Evaluate with this from now on.
+    SetEvaluation(Evaluation),
 }
 
 /// One helper thread and the channels to it.
@@ -63,7 +63,7 @@ impl Helper {
                         Command::Search(job, selectivity) => help(&mut worker, &job, selectivity),
                         Command::NewGame => worker.histories.clear(),
                         Command::SetTablebases(tables) => worker.syzygy = tables,
-                        Command::SetNetwork(net) => worker.evaluator.set_network(net),
+                        Command::SetEvaluation(evaluation) => worker.evaluator.set(&evaluation),
                     }
                     let _ = finished.send(());
                 }
@@ -174,9 +174,9 @@ impl HelperPool {
         self.broadcast(|| Command::SetTablebases(tables.clone()));
     }
 
-    /// Makes every helper evaluate with `net` (`None`: the hand-crafted evaluation).
-    pub(super) fn set_network(&mut self, net: &Option<Arc<Network>>) {
-        self.broadcast(|| Command::SetNetwork(net.clone()));
+    /// Makes every helper evaluate with `evaluation`.
+    pub(super) fn set_evaluation(&mut self, evaluation: &Evaluation) {
+        self.broadcast(|| Command::SetEvaluation(evaluation.clone()));
     }
 
     fn broadcast(&mut self, command: impl Fn() -> Command) {

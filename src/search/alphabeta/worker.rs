@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
 
-use super::evaluation::Evaluator;
 use super::history::Histories;
 use super::params::CHECK_INTERVAL;
 use super::shared::SharedState;
 use super::stack::SearchLine;
+use crate::eval::LineEvaluator;
 use crate::moves::decode;
 use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
@@ -31,7 +31,7 @@ pub(super) struct Worker {
     /// What earlier cutoffs taught about move order, and the evaluation's corrections.
     pub(super) histories: Histories,
     /// The static evaluation, with the network's accumulators along the line.
-    pub(super) evaluator: Evaluator,
+    pub(super) evaluator: LineEvaluator,
     /// The line from the root, with the game's positions before it.
     pub(super) line: SearchLine,
     /// The lines of the last finished iteration, best first.
@@ -63,7 +63,7 @@ impl Worker {
             signals,
             syzygy: None,
             histories: Histories::default(),
-            evaluator: Evaluator::default(),
+            evaluator: LineEvaluator::default(),
             line: SearchLine::default(),
             lines: Vec::new(),
             nodes: 0,

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::eval::nnue::Network;
+use crate::eval::Evaluation;
 use crate::moves::{MoveCode, decode, encode, is_tactical, mvv_lva};
 use crate::search::probe::{ProbeLimits, Prober, ProberFactory};
 use crate::search::syzygy::Syzygy;
@@ -79,8 +79,8 @@ pub struct ChessTree {
     selective: bool,
     /// Syzygy tables: tips they cover take their value, and the probes search with them.
     tablebases: Option<Syzygy>,
-    /// The network the probes evaluate with (`None`: the hand-crafted evaluation).
-    network: Option<Arc<Network>>,
+    /// The static evaluation the probes use.
+    evaluation: Evaluation,
 }
 
 impl ChessTree {
@@ -107,7 +107,7 @@ impl ChessTree {
             seeded_root: None,
             selective: true,
             tablebases: None,
-            network: None,
+            evaluation: Evaluation::HandCrafted,
         })
     }
 
@@ -171,17 +171,12 @@ impl ChessTree {
         }
     }
 
-    /// Evaluates with `net` (`None`: the hand-crafted evaluation); a change forgets the
-    /// cached estimates, which the other evaluation made.
-    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
-        let same = match (&self.network, &net) {
-            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
-            (None, None) => true,
-            _ => false,
-        };
-        if !same {
-            self.prober.set_network(net.clone());
-            self.network = net;
+    /// Evaluates with `evaluation`; a change forgets the cached estimates, which the other
+    /// evaluation made.
+    pub fn set_evaluation(&mut self, evaluation: &Evaluation) {
+        if !self.evaluation.is_same(evaluation) {
+            self.prober.set_evaluation(evaluation);
+            self.evaluation = evaluation.clone();
             self.cache.clear();
         }
     }

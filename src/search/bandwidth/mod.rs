@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::eval::nnue::Network;
+use crate::eval::Evaluation;
 use crate::moves::{MoveCode, decode};
 use crate::search::probe::ProberFactory;
 use crate::search::syzygy::Syzygy;
@@ -76,8 +76,8 @@ pub struct Bandwidth {
     probers: ProberFactory,
     /// The Syzygy tables tips and probes use.
     tablebases: Option<Syzygy>,
-    /// The network tips and probes evaluate with (`None`: the hand-crafted evaluation).
-    network: Option<Arc<Network>>,
+    /// The static evaluation tips and probes use.
+    evaluation: Evaluation,
     searcher: BestFirst<ChessTree>,
     memory_mb: usize,
     /// Keep expanding the tree between commands (`AlwaysThink`).
@@ -113,7 +113,7 @@ impl Bandwidth {
             signals,
             probers,
             tablebases: None,
-            network: None,
+            evaluation: Evaluation::HandCrafted,
             searcher,
             memory_mb,
             always_think: settings.always_think,
@@ -156,7 +156,7 @@ impl Bandwidth {
         }
         self.searcher = searcher;
         self.searcher.game_mut().set_tablebases(self.tablebases.clone());
-        self.searcher.game_mut().set_network(self.network.clone());
+        self.searcher.game_mut().set_evaluation(&self.evaluation);
         result
     }
 
@@ -508,9 +508,9 @@ impl crate::search::Searcher for Bandwidth {
     /// A new evaluation starts a fresh tree: its values were backed up under the old one.
     fn configure(&mut self, settings: &SearchSettings) -> Vec<String> {
         self.set_params(settings.bandwidth.params);
-        if settings.network.as_ref().map(Arc::as_ptr) != self.network.as_ref().map(Arc::as_ptr) {
-            self.network = settings.network.clone();
-            self.searcher.game_mut().set_network(self.network.clone());
+        if !settings.evaluation.is_same(&self.evaluation) {
+            self.evaluation = settings.evaluation.clone();
+            self.searcher.game_mut().set_evaluation(&self.evaluation);
             let root = self.searcher.root_pos().clone();
             self.searcher.reset(root);
         }

@@ -146,7 +146,7 @@ impl Snapshot {
 /// `settings` without the network, whose weights are too many to print.
 fn without_network(settings: &Settings) -> Settings {
     let mut shown = settings.clone();
-    shown.search.network = None;
+    shown.search.evaluation = crate::eval::Evaluation::HandCrafted;
     shown
 }
 

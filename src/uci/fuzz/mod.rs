@@ -32,7 +32,7 @@ use super::read_command;
 use super::session::Session;
 use crate::engine::memory;
 use crate::engine::options::{self, OptionChange};
-use crate::engine::worker::Event;
+use crate::engine::search_thread::Event;
 use crate::moves::parse_uci;
 use crate::random::SplitMix;
 use checks::Snapshot;
@@ -390,7 +390,7 @@ impl Driver {
                 let mut expected = before.clone();
                 expected.settings = settings;
                 // The network is loaded from the options, not set by them; the level follows them.
-                expected.settings.search.network = after.settings.search.network.clone();
+                expected.settings.search.evaluation = after.settings.search.evaluation.clone();
                 expected.settings.search.level = expected.settings.playing_level();
                 match after == expected {
                     true => Ok(()),
@@ -406,7 +406,7 @@ impl Driver {
         }
     }
 
-    /// Hands the worker's pending events to the engine and checks what they printed.
+    /// Hands the search thread's pending events to the engine and checks what they printed.
     fn pump(&mut self) -> Result<(), String> {
         while let Ok(event) = self.events.try_recv() {
             self.session().on_event(event);

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::eval::terms::Term;
+use crate::eval::hce::terms::Term;
 
 /// Entries per line: a rank of a piece-square table.
 const PER_LINE: usize = 8;

@@ -170,16 +170,16 @@ pub trait Sink {
     fn add(&mut self, color: Color, term: Term, index: usize, count: i32);
 }
 
-/// The engine's sink: weighs each term as it comes.
+/// The engine's sink: each colour's weighted term sums, weighed as the terms come.
 #[derive(Default)]
-pub struct Accumulator {
+pub struct TermSums {
     /// Each colour's linear terms.
     pub linear: [S; 2],
     /// Each colour's king-attack units, before the non-linear step.
     pub safety: [S; 2],
 }
 
-impl Sink for Accumulator {
+impl Sink for TermSums {
     #[inline(always)]
     fn add(&mut self, color: Color, term: Term, index: usize, count: i32) {
         let value = term.weight(index) * count;

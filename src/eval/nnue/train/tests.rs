@@ -10,7 +10,7 @@ use super::data::Sample;
 use super::gradient::{batch_gradient, mean_loss};
 use super::model::{Model, WEIGHT_LIMIT};
 use super::*;
-use crate::datagen::format::{GameRecord, GameResult, write_header};
+use crate::eval::nnue::data::format::{GameRecord, GameResult, write_header};
 use crate::eval::nnue::testing::random_move;
 use crate::eval::nnue::{Network, QA, QB, evaluate_position};
 use crate::moves::encode;
@@ -147,7 +147,7 @@ fn material_run() -> &'static MaterialRun {
         let training: Vec<Sample> = random_positions(6000, 100, 40).iter().map(label).collect();
         let validation: Vec<Sample> = random_positions(500, 100, 41).iter().map(label).collect();
         let plan = Plan { epochs: 6, batch: 128, lr: 0.01, wdl: 0.0, threads: 2, seed: 42 };
-        let mut trainer = Trainer::new(HIDDEN, MATERIAL_BUCKETS, plan.seed);
+        let mut trainer = Trainer::new(DEFAULT_HIDDEN, MATERIAL_BUCKETS, plan.seed);
         let before = mean_loss(&trainer.model, &validation, plan.wdl, 2);
         for _ in 0..plan.epochs {
             trainer.train_epoch(&training, &plan);
@@ -239,7 +239,7 @@ fn the_engine_evaluates_the_trained_network_as_the_trainer_does() {
 
 #[test]
 fn weights_at_the_clipping_limit_load_in_the_engine() {
-    let mut model = Model::new(HIDDEN, 2, 3);
+    let mut model = Model::new(DEFAULT_HIDDEN, 2, 3);
     model.params_mut().iter_mut().enumerate().for_each(|(i, p)| *p = if i % 3 == 0 { -1e3 } else { 1e3 });
     model.clip();
     assert!(model.params().iter().all(|p| p.abs() == WEIGHT_LIMIT));

@@ -8,7 +8,7 @@ use shakmaty::{Bitboard, Board, Chess, Color, File, Position, Rank, Square};
 use super::params::{SCALE_BLOCKED_BISHOPS, SCALE_NORMAL};
 
 /// The most pieces (kings and pawns included) a position the rules look at has.
-const MAX_PIECES: usize = 12;
+const MAX_RULE_PIECES: usize = 12;
 use super::scale::piece_material;
 
 /// `value` (for the side to move of `pos`) scaled by how drawn `pos` is known to be.
@@ -24,7 +24,7 @@ pub fn scale(pos: &Chess, value: i32) -> i32 {
 /// The scale, out of [`SCALE_NORMAL`], of a score when `strong` leads.
 pub fn factor(board: &Board, strong: Color) -> i32 {
     // Only endings: the rules need few pieces, and this keeps the test cheap elsewhere.
-    if board.occupied().count() > MAX_PIECES {
+    if board.occupied().count() > MAX_RULE_PIECES {
         SCALE_NORMAL
     } else if rook_pawn_held(board, strong) {
         0

@@ -20,7 +20,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::eval::nnue::{HIDDEN, MAX_BUCKETS};
+use crate::eval::nnue::{MAX_BUCKETS, check_shape};
 use adamw::{AdamW, learning_rate};
 use checkpoint::{Checkpoint, write_whole};
 use data::{Sample, epoch_order};
@@ -39,6 +39,8 @@ pub const DEFAULT_WDL: f32 = 0.4;
 pub const DEFAULT_VALIDATION: f64 = 0.01;
 /// Output buckets by default.
 pub const DEFAULT_BUCKETS: usize = 1;
+/// Lanes per accumulator half by default.
+pub const DEFAULT_HIDDEN: usize = 128;
 
 /// How the optimiser runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,7 +66,7 @@ pub struct TrainSettings {
     pub inputs: Vec<PathBuf>,
     /// The quantised network written after every epoch; the checkpoint goes beside it.
     pub out: PathBuf,
-    /// Lanes per accumulator (the engine loads only [`HIDDEN`]).
+    /// Lanes per accumulator half (the engine loads the widths [`check_shape`] allows).
     pub hidden: usize,
     /// Output buckets, chosen by the number of pieces (1 to [`MAX_BUCKETS`]).
     pub buckets: usize,
@@ -85,7 +87,7 @@ impl TrainSettings {
         TrainSettings {
             inputs,
             out: PathBuf::from("net.bin"),
-            hidden: HIDDEN,
+            hidden: DEFAULT_HIDDEN,
             buckets: DEFAULT_BUCKETS,
             validation: DEFAULT_VALIDATION,
             mirror: true,
@@ -255,8 +257,8 @@ pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<Summary,
     if trainer.epochs_done >= plan.epochs {
         return Err(format!("the checkpoint has {} epochs already: ask for more with --epochs", trainer.epochs_done));
     }
-    if settings.hidden != HIDDEN {
-        progress(&format!("a hidden size of {}: the engine loads only {HIDDEN}", settings.hidden));
+    if let Err(reason) = check_shape(settings.hidden) {
+        progress(&reason);
     }
     let mut summary = Summary {
         epochs: 0,

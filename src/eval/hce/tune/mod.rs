@@ -5,9 +5,9 @@
 pub mod data;
 pub mod writer;
 
-use crate::eval::params::{SAFETY_EG_DIVISOR, SAFETY_MG_DIVISOR};
-use crate::eval::terms::{Kind, WEIGHT_COUNT};
-use crate::eval::trace::{engine_weights, term_of};
+use crate::eval::hce::params::{SAFETY_EG_DIVISOR, SAFETY_MG_DIVISOR};
+use crate::eval::hce::terms::{Kind, WEIGHT_COUNT};
+use crate::eval::hce::trace::{engine_weights, term_of};
 use data::Sample;
 
 /// Adam's decay of the gradient's running mean.
@@ -299,7 +299,7 @@ pub fn run(text: &str, settings: &TuneSettings) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::terms::Term;
+    use crate::eval::hce::terms::Term;
     use shakmaty::Position;
 
     /// Labelled positions made here: a queen up wins, level positions draw.
@@ -335,7 +335,7 @@ mod tests {
         for fen in fens {
             let (pos, _) = data::parse_line(&format!("{fen} c9 \"1-0\";")).unwrap();
             let s = data::sample(&pos, 1.0, &engine_weights());
-            let value = crate::eval::evaluate(&pos);
+            let value = crate::eval::hce::evaluate(&pos);
             let white = if pos.turn() == shakmaty::Color::White { value } else { -value };
             // The engine rounds each step to whole centipawns; the model does not.
             assert!((engine.evaluate(&s) - f64::from(white)).abs() <= 2.0, "{fen}: {} vs {white}", engine.evaluate(&s));

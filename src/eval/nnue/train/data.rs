@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use once_cell::sync::Lazy;
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
-use crate::datagen::format::read_games;
-use crate::datagen::manifest::{self, Row, sha256_hex};
-use crate::datagen::training_positions;
+use crate::eval::nnue::data::format::read_games;
+use crate::eval::nnue::data::manifest::{self, Row, sha256_hex};
+use crate::eval::nnue::data::training_positions;
 use crate::eval::nnue::{EVAL_SCALE, feature_index, file::checksum};
 use crate::random::{GOLDEN_GAMMA, SplitMix, mix};
 
@@ -288,7 +288,7 @@ pub fn epoch_order(count: usize, seed: u64, epoch: usize) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::format::{GameRecord, GameResult, write_header};
+    use crate::eval::nnue::data::format::{GameRecord, GameResult, write_header};
     use crate::moves::{encode, parse_uci};
     use shakmaty::{CastlingMode, fen::Fen};
 
@@ -375,7 +375,7 @@ mod tests {
 
     #[test]
     fn a_file_that_disagrees_with_its_manifest_row_is_refused_by_name() {
-        use crate::datagen::manifest::{Provenance, append, row_of};
+        use crate::eval::nnue::data::manifest::{Provenance, append, row_of};
         let dir = std::env::temp_dir().join(format!("harrier-train-manifest-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let provenance = Provenance { commit: "c".into(), net: "hce".into(), command: "test".into() };

@@ -3,9 +3,9 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-use crate::eval::score::S;
-use crate::eval::trace::{Trace, term_of};
-use crate::eval::{params::PHASE_TOTAL, params::SCALE_NORMAL, trace};
+use crate::eval::hce::score::S;
+use crate::eval::hce::trace::{Trace, term_of};
+use crate::eval::hce::{params::PHASE_TOTAL, params::SCALE_NORMAL, trace};
 
 /// One weight's count in one position: the weight's flat index and the count.
 #[derive(Clone, Copy, Debug)]
@@ -87,7 +87,7 @@ fn coefficients(trace: &Trace) -> (Vec<Coefficient>, [Vec<Coefficient>; 2]) {
 /// Loads up to `limit` labelled positions from `text`, tracing them on `threads` threads.
 pub fn load(text: &str, limit: usize, threads: usize) -> Result<Vec<Sample>, String> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(limit).collect();
-    let weights = crate::eval::trace::engine_weights();
+    let weights = crate::eval::hce::trace::engine_weights();
     let chunk = lines.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
         let workers: Vec<_> = lines

@@ -8,7 +8,7 @@ use shakmaty::{Bitboard, Board, Color};
 use super::params::PAWN_CACHE_ENTRIES;
 use super::pawns;
 use super::score::S;
-use super::terms::Accumulator;
+use super::terms::TermSums;
 use crate::random::mix;
 
 #[derive(Clone, Copy, Default)]
@@ -38,7 +38,7 @@ pub fn probe(board: &Board) -> (S, Bitboard) {
         let mut cache = cache.borrow_mut();
         let slot = &mut cache[key as usize & (PAWN_CACHE_ENTRIES - 1)];
         if slot.key != key {
-            let mut terms = Accumulator::default();
+            let mut terms = TermSums::default();
             let passed = pawns::evaluate(board, &mut terms);
             let score = terms.linear[Color::White as usize] - terms.linear[Color::Black as usize];
             *slot = Entry { key, score, passed };

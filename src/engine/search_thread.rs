@@ -1,13 +1,7 @@
-//! The search worker: one thread that owns the searcher for the life of the engine and
+//! The search thread: one thread that owns the searcher for the life of the engine and
 //! takes jobs from a channel, as Stockfish's threads wait in their idle loop. The searcher
-//! never changes hands; results and progress come back as events.
-//!
-//! With `Threads` above 1 the worker keeps Lazy SMP helpers: threads of their own, each
-//! with a searcher that shares the worker's memory (its transposition table). They search
-//! every job with the worker, silently, and stop with its search; the worker's own search
-//! decides and answers at once. When it ends by itself, the helpers are stopped by a flag
-//! of their own (the next `go` re-arms the engine's), and the worker waits for them before
-//! its next job, so that no helper runs into it.
+//! never changes hands; results and progress come back as events. (With `Threads` above 1
+//! the alpha-beta searcher runs its own Lazy SMP helper threads, `search::alphabeta::smp`.)
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -22,10 +16,10 @@ use crate::search::syzygy::Syzygy;
 use crate::search::tt::MIN_HASH_MB;
 use crate::search::{Progress, Report, Reporter, SearchJob, SearchOutcome, SearchSettings, Searcher, Signals};
 
-/// Stack for the worker thread: positions are copied per ply (copy-make).
-const WORKER_STACK_BYTES: usize = 64 * 1024 * 1024;
+/// Stack for the search thread: positions are copied per ply (copy-make).
+const SEARCH_THREAD_STACK_BYTES: usize = 64 * 1024 * 1024;
 
-/// Work for the worker, done in the order sent.
+/// Work for the search thread, done in the order sent.
 pub enum Job {
     /// Search to the job's limits; answered by progress events and `Done`.
     Search(Box<SearchJob>),
@@ -77,7 +71,7 @@ pub enum Change {
     },
 }
 
-/// What the worker sends back.
+/// What the search thread sends back.
 #[derive(Debug)]
 pub enum Event {
     /// A searcher's progress.
@@ -93,27 +87,27 @@ pub enum Event {
     Configured(Result<Vec<String>, String>),
 }
 
-/// The handle the engine keeps on its worker thread.
-pub struct Worker {
+/// The handle the engine keeps on its search thread.
+pub struct SearchThread {
     jobs: Sender<Job>,
     events: Receiver<Event>,
     thread: Option<JoinHandle<()>>,
 }
 
-impl Worker {
-    /// Starts the worker thread with `searcher`, whose stop flag is in `signals`.
-    pub fn spawn(searcher: Box<dyn Searcher>, signals: Arc<Signals>) -> Worker {
+impl SearchThread {
+    /// Starts the search thread with `searcher`, whose stop flag is in `signals`.
+    pub fn spawn(searcher: Box<dyn Searcher>, signals: Arc<Signals>) -> SearchThread {
         let (jobs, inbox) = unbounded();
         let (outbox, events) = unbounded();
         let thread = thread::Builder::new()
             .name("search".to_string())
-            .stack_size(WORKER_STACK_BYTES)
+            .stack_size(SEARCH_THREAD_STACK_BYTES)
             .spawn(move || serve(searcher, signals, &inbox, &outbox))
             .expect("the search thread starts");
-        Worker { jobs, events, thread: Some(thread) }
+        SearchThread { jobs, events, thread: Some(thread) }
     }
 
-    /// The events the worker sends.
+    /// The events the search thread sends.
     pub fn events(&self) -> &Receiver<Event> {
         &self.events
     }
@@ -137,7 +131,7 @@ impl Worker {
     }
 }
 
-impl Drop for Worker {
+impl Drop for SearchThread {
     /// Ends the thread once the jobs before `Quit` are done.
     fn drop(&mut self) {
         self.send(Job::Quit);
@@ -147,7 +141,7 @@ impl Drop for Worker {
     }
 }
 
-/// The worker's loop: one job at a time until `Quit` or until the engine hangs up.
+/// The search thread's loop: one job at a time until `Quit` or until the engine hangs up.
 fn serve(searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Job>, outbox: &Sender<Event>) {
     let send = |event| {
         let _ = outbox.send(event);
@@ -174,7 +168,7 @@ fn serve(searcher: Box<dyn Searcher>, signals: Arc<Signals>, inbox: &Receiver<Jo
     }
 }
 
-/// The searcher, on the worker thread.
+/// The searcher, on the search thread.
 struct Host {
     searcher: Box<dyn Searcher>,
     signals: Arc<Signals>,

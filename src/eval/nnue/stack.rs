@@ -1,0 +1,57 @@
+//! The accumulators along a search line: one per ply, each made from its parent's by the
+//! move between them (a few row additions instead of a rebuild).
+
+use std::sync::Arc;
+
+use shakmaty::{Board, Chess, Move};
+
+use super::{Accumulator, Network, evaluate, move_changes};
+
+/// A network and the accumulators of the line a search thread walks.
+#[derive(Clone, Debug)]
+pub struct AccumulatorStack {
+    net: Arc<Network>,
+    /// Index `ply` holds the position at that ply of the current line.
+    plies: Box<[Accumulator]>,
+}
+
+impl AccumulatorStack {
+    /// A stack for lines of up to `plies` positions.
+    pub fn new(net: Arc<Network>, plies: usize) -> AccumulatorStack {
+        let empty = Accumulator::new(&net, &Board::empty());
+        AccumulatorStack { plies: vec![empty; plies].into_boxed_slice(), net }
+    }
+
+    /// The network.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// Starts the line at `root` (ply 0).
+    pub fn start_at(&mut self, root: &Board) {
+        self.plies[0].refresh(&self.net, root);
+    }
+
+    /// Makes ply `ply + 1` the position after `m`, played in `pos` at `ply`.
+    #[inline]
+    pub fn push_move(&mut self, ply: usize, pos: &Chess, m: Move) {
+        let changes = move_changes(pos, m);
+        let (before, after) = self.plies.split_at_mut(ply + 1);
+        after[0].copy_from(&before[ply]);
+        after[0].apply(&self.net, changes.added(), changes.removed());
+    }
+
+    /// Makes ply `ply + 1` the position after a null move at `ply`: the same pieces.
+    #[inline]
+    pub fn push_null_move(&mut self, ply: usize) {
+        let (before, after) = self.plies.split_at_mut(ply + 1);
+        after[0].copy_from(&before[ply]);
+    }
+
+    /// The network's output for `pos`, the position at `ply` of the line, in centipawns for
+    /// its side to move.
+    #[inline]
+    pub fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
+        evaluate(&self.net, &self.plies[ply], pos)
+    }
+}
