@@ -245,7 +245,7 @@ fn every_mode_and_style_solves_the_records() {
         .output()
         .unwrap();
     assert!(!output.status.success());
-    assert!(String::from_utf8(output.stderr).unwrap().contains("unknown bandwidth style 'classic'"));
+    assert!(String::from_utf8(output.stderr).unwrap().contains("invalid value 'classic' for '--style <STYLE>'"));
 }
 
 /// A node limit gives the same results on every run, whatever the machine's load.

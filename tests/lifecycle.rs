@@ -1,6 +1,6 @@
 //! The engine's threads and its end, through the real binary: one search thread for the
 //! life of the process, `quit` during a search or idle thinking in either mode, and a GUI
-//! that closes its end of the output; the usage that `--help` prints.
+//! that closes its end of the output.
 
 mod common;
 
@@ -129,23 +129,4 @@ fn bandwidth_mode_thinks_between_moves_only_when_allowed() {
     assert!(thinking > 30, "with Ponder on the engine used only {thinking} ticks between moves");
     let thinking = idle_ticks(&["setoption name AlwaysThink value true"]);
     assert!(thinking > 30, "with AlwaysThink the engine used only {thinking} ticks between moves");
-}
-
-#[test]
-fn help_is_printed_for_the_engine_and_every_tool() {
-    for args in [
-        &["--help"][..],
-        &["-h"],
-        &["help"],
-        &["epd", "--help"],
-        &["bench", "-h"],
-        &["perft", "--help"],
-        &["fuzz", "-h"],
-    ] {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_harrier")).args(args).output().unwrap();
-        assert!(output.status.success(), "harrier {args:?}: {output:?}");
-        let text = String::from_utf8_lossy(&output.stdout);
-        let tools = text.contains("harrier epd <file>") && text.contains("harrier fuzz [--lines n]");
-        assert!(text.starts_with("usage:") && tools, "harrier {args:?}: {text}");
-    }
 }

@@ -252,5 +252,5 @@ fn epd_tool_runs_minimax_mode() {
     assert_eq!(stdout.lines().last(), Some(format!("solved {total}/{total}").as_str()), "{stdout}");
     let output = run("fullwidth");
     assert!(!output.status.success() && output.stdout.is_empty());
-    assert!(String::from_utf8(output.stderr).unwrap().contains("unknown mode 'fullwidth'"));
+    assert!(String::from_utf8(output.stderr).unwrap().contains("invalid value 'fullwidth' for '--mode <MODE>'"));
 }

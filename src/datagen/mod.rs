@@ -28,9 +28,19 @@ use crate::search::syzygy::Syzygy;
 use crate::search::{SearchSettings, Searcher, Signals};
 pub use selfplay::{Ending, GameCost, NodeLimits};
 
+/// The folder `harrier datagen` writes to, and `harrier data check` checks, by default.
+pub const DEFAULT_DIR: &str = "data";
+/// Games in a run by default.
+pub const DEFAULT_GAMES: u64 = 1_000;
 /// Games in one data file by default: about half a megabyte, and a few minutes of one
 /// thread's work, which is what an interruption can lose.
 pub const DEFAULT_GAMES_PER_FILE: u64 = 1_000;
+/// The seed that chooses the openings by default.
+pub const DEFAULT_SEED: u64 = 1;
+/// Nodes per move by default.
+pub const DEFAULT_NODES: NodeLimits = NodeLimits { soft: 5_000, hard: 20_000 };
+/// Transposition table per thread by default, in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
 /// Seconds between two progress lines.
 const PROGRESS_EVERY: Duration = Duration::from_secs(30);
 

@@ -41,6 +41,12 @@ pub const DEFAULT_VALIDATION: f64 = 0.01;
 pub const DEFAULT_BUCKETS: usize = 1;
 /// Lanes per accumulator half by default.
 pub const DEFAULT_HIDDEN: usize = 128;
+/// Also train on mirrored positions by default.
+pub const DEFAULT_MIRROR: bool = true;
+/// The seed of the initial weights, the validation split and the epochs' order by default.
+pub const DEFAULT_SEED: u64 = 1;
+/// Where the network is written by default.
+pub const DEFAULT_OUT: &str = "net.bin";
 
 /// How the optimiser runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,11 +92,11 @@ impl TrainSettings {
     pub fn new(inputs: Vec<PathBuf>) -> TrainSettings {
         TrainSettings {
             inputs,
-            out: PathBuf::from("net.bin"),
+            out: PathBuf::from(DEFAULT_OUT),
             hidden: DEFAULT_HIDDEN,
             buckets: DEFAULT_BUCKETS,
             validation: DEFAULT_VALIDATION,
-            mirror: true,
+            mirror: DEFAULT_MIRROR,
             resume: None,
             plan: Plan {
                 epochs: DEFAULT_EPOCHS,
@@ -98,7 +104,7 @@ impl TrainSettings {
                 lr: DEFAULT_LR,
                 wdl: DEFAULT_WDL,
                 threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-                seed: 1,
+                seed: DEFAULT_SEED,
             },
         }
     }
