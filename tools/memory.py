@@ -18,6 +18,9 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no tools/__pycache__ in the work tree
+from uci_engine import Engine  # noqa: E402
+
 MODES = {
     "AlphaBeta": [],
     "Hybrid": [("SearchMode", "Bandwidth")],
@@ -34,60 +37,26 @@ def numbers(text):
     return [int(word) for word in text.split(",")]
 
 
-def peak_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmHWM (not Linux?)")
-
-
-class Engine:
-    def __init__(self, path):
-        self.process = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
-        )
-
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError(f"the engine exited before {prefix!r}")
-            if line.startswith(prefix):
-                return line
-
-    def ready(self):
-        self.send("isready")
-        self.wait_for("readyok")
-
-
 def measure(path, mode, hash_mb, threads, seconds):
-    engine = Engine(path)
-    engine.send("uci")
-    engine.wait_for("uciok")
-    for name, value in MODES[mode] + [("Hash", hash_mb), ("Threads", threads)]:
-        engine.send(f"setoption name {name} value {value}")
-    engine.ready()
-    engine.send(f"position fen {FEN}")
-    engine.send("go infinite")
-    time.sleep(seconds)
-    peak = peak_mb(engine.process.pid)
-    engine.send("stop")
-    engine.wait_for("bestmove")
-    engine.send(f"setoption name Hash value {hash_mb * 2}")
-    engine.send("ucinewgame")
-    engine.ready()
-    engine.send(f"position fen {FEN}")
-    engine.send("go infinite")
-    time.sleep(min(seconds, 2))
-    started = time.monotonic()
-    engine.send("quit")
-    engine.process.wait(timeout=30)
-    return peak, time.monotonic() - started
+    with Engine(path, stderr=subprocess.DEVNULL) as engine:
+        engine.handshake()
+        engine.set_options(MODES[mode] + [("Hash", hash_mb), ("Threads", threads)])
+        engine.is_ready()
+        engine.position(FEN)
+        engine.send("go infinite")
+        time.sleep(seconds)
+        peak = engine.peak_rss_mb()
+        engine.send("stop")
+        engine.wait_for("bestmove")
+        engine.set_option("Hash", hash_mb * 2)
+        engine.send("ucinewgame")
+        engine.is_ready()
+        engine.position(FEN)
+        engine.send("go infinite")
+        time.sleep(min(seconds, 2))
+        started = time.monotonic()
+        engine.quit(timeout=30)
+        return peak, time.monotonic() - started
 
 
 def main():

@@ -13,9 +13,12 @@ Needs python-chess (pip install chess) for the rules of the game.
 
 import argparse
 import re
-import subprocess
+import sys
 
 import chess
+
+sys.dont_write_bytecode = True  # no tools/__pycache__ in the work tree
+from uci_engine import Engine  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("engine", nargs="?", default="target/release/harrier")
@@ -26,42 +29,35 @@ parser.add_argument("--fen", default=chess.STARTING_FEN)
 args = parser.parse_args()
 
 
-class Engine:
-    def __init__(self, options):
-        self.proc = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        for name, value in options.items():
-            self.send(f"setoption name {name} value {value}")
-        self.send("ucinewgame")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def move(self, fen, moves):
-        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(f"go movetime {args.movetime}")
-        reused, tree, expansions = None, 0, 0
-        while True:
-            line = self.proc.stdout.readline().strip()
-            if m := re.match(r"info string reused (\d+) nodes", line):
-                reused = int(m.group(1))
-            elif m := re.search(r"bandwidth: .*?(\d+) expansions.* tree (\d+) nodes", line):
-                expansions, tree = int(m.group(1)), int(m.group(2))
-            elif line.startswith("bestmove"):
-                return line.split()[1], reused, tree, expansions
-
-    def quit(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
+def start(options):
+    engine = Engine(args.engine)
+    engine.set_options(options)
+    engine.send("ucinewgame")
+    return engine
 
 
-bandwidth = Engine({"SearchMode": "Bandwidth", "BandwidthStyle": args.style, "AlwaysThink": args.always_think})
-alphabeta = Engine({})
+def search(engine, moves):
+    """The engine's move after `moves` from --fen, with the nodes it reused, its tree's size
+    and its expansions (0 where it does not say: alpha-beta)."""
+    engine.position(args.fen, moves)
+    engine.send(f"go movetime {args.movetime}")
+    reused, tree, expansions = None, 0, 0
+    for line in engine.lines_until("bestmove"):
+        if m := re.match(r"info string reused (\d+) nodes", line):
+            reused = int(m.group(1))
+        elif m := re.search(r"bandwidth: .*?(\d+) expansions.* tree (\d+) nodes", line):
+            expansions, tree = int(m.group(1)), int(m.group(2))
+        elif line.startswith("bestmove"):
+            return line.split()[1], reused, tree, expansions
+
+
+bandwidth = start({"SearchMode": "Bandwidth", "BandwidthStyle": args.style, "AlwaysThink": args.always_think})
+alphabeta = start({})
 board = chess.Board(args.fen)
 moves, shares, expansions = [], [], []
 while not board.is_game_over(claim_draw=True) and len(moves) < 200:
     engine = bandwidth if board.turn == chess.WHITE else alphabeta
-    move, reused, tree, made = engine.move(args.fen, moves)
+    move, reused, tree, made = search(engine, moves)
     if engine is bandwidth:
         share = min(reused / tree, 1.0) if tree else 0.0
         shares.append(share)
@@ -71,7 +67,7 @@ while not board.is_game_over(claim_draw=True) and len(moves) < 200:
     board.push_uci(move)
     moves.append(move)
 for engine in (bandwidth, alphabeta):
-    engine.quit()
+    engine.quit(timeout=10)
 print(f"result {board.result(claim_draw=True)}; mean reused share over {len(shares)} bandwidth moves: "
       f"{sum(shares) / max(len(shares), 1):.2f}; from the second move on: "
       f"{sum(shares[1:]) / max(len(shares) - 1, 1):.2f}; expansions per second: "

@@ -7,11 +7,13 @@ usage: tools/smp.py [path/to/harrier] [depth] [threads] [hash MB]
 
 import re
 import statistics
-import subprocess
 import sys
 import time
 
-engine = sys.argv[1] if len(sys.argv) > 1 else "target/release/harrier"
+sys.dont_write_bytecode = True  # no tools/__pycache__ in the work tree
+from uci_engine import Engine  # noqa: E402
+
+path = sys.argv[1] if len(sys.argv) > 1 else "target/release/harrier"
 depth = int(sys.argv[2]) if len(sys.argv) > 2 else 14
 threads = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 HASH_MB = int(sys.argv[4]) if len(sys.argv) > 4 else 16
@@ -37,34 +39,20 @@ POSITIONS = [
 
 
 def run(thread_count):
-    proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(line):
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-
-    send(f"setoption name Threads value {thread_count}")
-    send(f"setoption name Hash value {HASH_MB}")
+    engine = Engine(path)
+    engine.set_options({"Threads": thread_count, "Hash": HASH_MB})
     times, rates = [], []
     for fen in POSITIONS:
-        send("ucinewgame")
-        send("isready")
-        while not proc.stdout.readline().startswith("readyok"):
-            pass
-        send(f"position fen {fen}")
+        engine.send("ucinewgame")
+        engine.is_ready()
+        engine.position(fen)
         start = time.perf_counter()
-        send(f"go depth {depth}")
-        last = ""
-        while True:
-            line = proc.stdout.readline()
-            if line.startswith("info depth"):
-                last = line
-            if line.startswith("bestmove"):
-                break
+        engine.send(f"go depth {depth}")
+        lines = engine.lines_until("bestmove")
         times.append(time.perf_counter() - start)
+        last = [line for line in lines if line.startswith("info depth")][-1]
         rates.append(int(re.search(r" nps (\d+)", last).group(1)))
-    send("quit")
-    proc.wait()
+    engine.quit()
     return times, rates
 
 

@@ -30,14 +30,15 @@ Needs python-chess (pip install chess) for the rules of the game.
 
 import argparse
 import pathlib
-import queue
 import random
 import subprocess
 import sys
-import threading
-import time
 
 import chess
+
+sys.dont_write_bytecode = True  # no tools/__pycache__ in the work tree
+import games  # noqa: E402
+from uci_engine import Engine, EngineError  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("engine", nargs="?", default="target/release/harrier")
@@ -81,45 +82,6 @@ class Failure(Exception):
     pass
 
 
-class Engine:
-    def __init__(self):
-        self.proc = subprocess.Popen(
-            [args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
-        )
-        self.lines = queue.Queue()
-        self.transcript = []
-        threading.Thread(target=self.read, daemon=True).start()
-
-    def read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def send(self, line):
-        self.transcript.append("> " + line)
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def lines_within(self, seconds, until=None):
-        """The lines that come within `seconds`, or up to the first that starts with `until`."""
-        end = time.monotonic() + seconds
-        seen = []
-        while (left := end - time.monotonic()) > 0:
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                break
-            if line is None:
-                raise Failure("the engine died")
-            self.transcript.append("< " + line)
-            seen.append(line)
-            if until and line.startswith(until):
-                return seen
-        if until:
-            raise Failure(f"no {until} within {seconds} s")
-        return seen
-
-
 def random_options():
     return {
         "SearchMode": rng.choice(["AlphaBeta", "Minimax", "Bandwidth", "Bandwidth"]),
@@ -143,7 +105,7 @@ def search(engine, board, kind):
         wtime, btime = rng.choice([50, 1000, 5000]), rng.choice([50, 1000, 5000])
         engine.send(f"go wtime {wtime} btime {btime} winc 50 binc 50")
         own = wtime if board.turn == chess.WHITE else btime
-        return engine.lines_within(own / 1000 + CLOCK_MARGIN, "bestmove")[-1]
+        return engine.wait_for("bestmove", own / 1000 + CLOCK_MARGIN)
     if kind in BESTMOVE_WAIT:
         go = {
             "movetime": f"go movetime {rng.choice([1, 20, 100, 300])}",
@@ -151,31 +113,27 @@ def search(engine, board, kind):
             "depth": f"go depth {rng.choice([1, 2, 4])}",
         }[kind]
         engine.send(go)
-        return engine.lines_within(BESTMOVE_WAIT[kind], "bestmove")[-1]
+        return engine.wait_for("bestmove", BESTMOVE_WAIT[kind])
     clock = f"wtime {PONDER_CLOCK_MS} btime {PONDER_CLOCK_MS} winc 30 binc 30"
     engine.send("go infinite" if kind == "infinite" else f"go ponder {clock}")
-    early = [line for line in engine.lines_within(rng.choice([0.05, 0.3, 0.8])) if line.startswith("bestmove")]
+    early = [line for line in engine.read_for(rng.choice([0.05, 0.3, 0.8])) if line.startswith("bestmove")]
     if early:
         raise Failure(f"bestmove during go {kind}: {early[0]}")
     if rng.random() < 0.3:
-        engine.send("isready")
-        engine.lines_within(ANSWER_WAIT, "readyok")
+        engine.is_ready(ANSWER_WAIT)
     # After ponderhit a ponder search runs on its clock: allow it that.
     hit = kind == "ponder" and rng.random() < 0.5
     engine.send("ponderhit" if hit else "stop")
-    return engine.lines_within(PONDER_CLOCK_MS / 1000 + CLOCK_MARGIN if hit else ANSWER_WAIT, "bestmove")[-1]
+    return engine.wait_for("bestmove", PONDER_CLOCK_MS / 1000 + CLOCK_MARGIN if hit else ANSWER_WAIT)
 
 
 def play_round():
-    engine = Engine()
+    engine = Engine(args.engine, stderr=subprocess.DEVNULL, transcript=True)
     options = random_options()
     try:
-        engine.send("uci")
-        engine.lines_within(ANSWER_WAIT, "uciok")
-        for name, value in options.items():
-            engine.send(f"setoption name {name} value {value}")
-        engine.send("isready")
-        engine.lines_within(ANSWER_WAIT * 5, "readyok")
+        engine.handshake(ANSWER_WAIT)
+        engine.set_options(options)
+        engine.is_ready(ANSWER_WAIT * 5)
         if options["UCI_Chess960"] == "true":
             board = chess.Board.from_chess960_pos(rng.randrange(960))
             start = board.fen()
@@ -186,7 +144,7 @@ def play_round():
         for _ in range(rng.randint(2, 8)):
             if board.is_game_over():
                 break
-            engine.send(f"position fen {start}" + (" moves " + " ".join(moves) if moves else ""))
+            engine.position(start, moves)
             kind = rng.choice(["movetime", "nodes", "depth", "clock", "ponder", "infinite"])
             text = search(engine, board, kind).split()[1]
             if text not in {m.uci() for m in board.legal_moves}:
@@ -194,16 +152,15 @@ def play_round():
             board.push_uci(text)
             moves.append(text)
             if rng.random() < 0.3:
-                engine.lines_within(rng.choice([0.05, 0.3]))
+                engine.read_for(rng.choice([0.05, 0.3]))
             if rng.random() < 0.1:
                 engine.send("ucinewgame")
-        engine.send("quit")
-        status = engine.proc.wait(timeout=5)
+        status = engine.quit(timeout=5)
         if status != 0:
             raise Failure(f"exit status {status} after quit")
         return None
-    except (Failure, subprocess.TimeoutExpired, BrokenPipeError) as failure:
-        engine.proc.kill()
+    except (Failure, EngineError) as failure:
+        engine.kill()
         return failure, options, engine.transcript
 
 
@@ -221,10 +178,6 @@ print(f"{args.rounds} rounds, {failures} failed")
 
 
 def play_games():
-    sys.path.insert(0, str(here))
-    sys.dont_write_bytecode = True  # no tools/__pycache__ in the work tree
-    import games
-
     conditions = [("1+0.01", False, args.games_fast), ("5+0.05", True, args.games_ponder)]
     opponent_command = args.opponent.split() if args.opponent else [args.engine]
     opponent_name = pathlib.Path(opponent_command[0]).name if args.opponent else "default"
