@@ -681,3 +681,31 @@ fn declared_options_are_accepted_silently() {
     e.go("go depth 4", &position(None, &["e2e4"]));
     e.go("go wtime 1000 btime 1000", &position(None, &["e2e4"]));
 }
+
+/// `Clear Hash` leaves the searcher as `ucinewgame` does: the table, the histories and the
+/// corrections all forgotten, so a search repeated after it takes the same nodes every time
+/// (after a plain repeat, the table and histories change the tree), while the position stays.
+#[test]
+fn clear_hash_forgets_what_a_new_game_forgets() {
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
+    let pos = position(Some(fen), &[]);
+    let mut e = Harrier::spawn();
+    let mut nodes_after = |reset: &str| {
+        if !reset.is_empty() {
+            e.send(reset);
+        }
+        e.send(&format!("position fen {fen}"));
+        e.go("go depth 9", &pos).final_field("nodes").expect("a node count")
+    };
+    let fresh = nodes_after("");
+    let repeated = nodes_after("");
+    assert_ne!(repeated, fresh, "a repeat without clearing reuses what the first search learnt");
+    let after_new_game = nodes_after("ucinewgame");
+    assert_eq!(after_new_game, fresh);
+    for _ in 0..3 {
+        assert_eq!(nodes_after("setoption name Clear Hash"), fresh);
+    }
+    // Clear Hash keeps the position: `go` alone searches it again.
+    e.send("setoption name Clear Hash");
+    assert_eq!(e.go("go depth 9", &pos).final_field("nodes"), Some(fresh));
+}

@@ -27,8 +27,9 @@ impl Engine {
         }
         match option.apply(&self.settings, value) {
             Err(reason) => self.out.info_string(&format!("{reason}; ignored")),
+            // The searcher forgets what a new game forgets; the position stays.
             Ok(OptionChange::Press(Action::ClearHash)) => {
-                self.run_change(Change::Clear);
+                self.run_change(Change::NewGame);
             }
             Ok(OptionChange::Set(settings)) => {
                 self.adopt(*settings);

@@ -41,10 +41,8 @@ pub enum Job {
 
 /// A change to the searcher, made while no search runs.
 pub enum Change {
-    /// Forget the game (`ucinewgame`).
+    /// Forget everything learnt (`ucinewgame`, `Clear Hash`).
     NewGame,
-    /// Empty the searcher's memory.
-    Clear,
     /// Resize the searcher's memory to this many MB.
     Resize(usize),
     /// Apply the searchers' settings.
@@ -190,7 +188,6 @@ impl Host {
         let searcher = &mut self.searcher;
         match change {
             Change::NewGame => searcher.new_game(),
-            Change::Clear => searcher.clear(),
             Change::Resize(mb) => searcher.resize(mb)?,
             Change::Search(settings) => return Ok(searcher.configure(&settings)),
             Change::Threads(count) => return searcher.set_threads(count).map(|note| note.into_iter().collect()),

@@ -103,7 +103,7 @@ pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<Summ
             });
         }
         drop(sender);
-        let mut progress = Progress::new(records.len());
+        let mut progress = SuiteProgress::new(records.len());
         let mut waiting = BTreeMap::new();
         let mut printed = 0;
         for (index, result) in receiver {
@@ -180,7 +180,7 @@ fn result_line(record: &EpdRecord, result: &EpdResult) -> String {
 
 /// `[k/N] solved s` on stderr, rewritten in place, when stderr is a terminal. It is
 /// erased before each result line so that the two never share a line on one terminal.
-struct Progress {
+struct SuiteProgress {
     shown: bool,
     on_terminal: bool,
     done: usize,
@@ -188,9 +188,9 @@ struct Progress {
     total: usize,
 }
 
-impl Progress {
-    fn new(total: usize) -> Progress {
-        Progress { shown: false, on_terminal: std::io::stderr().is_terminal(), done: 0, solved: 0, total }
+impl SuiteProgress {
+    fn new(total: usize) -> SuiteProgress {
+        SuiteProgress { shown: false, on_terminal: std::io::stderr().is_terminal(), done: 0, solved: 0, total }
     }
 
     fn finished(&mut self, result: &EpdResult) {

@@ -341,11 +341,9 @@ pub trait Searcher: Send {
     /// Runs one search to its limits, reporting progress, and returns the move to play.
     fn search(&mut self, job: &SearchJob, reporter: &mut dyn Reporter) -> SearchOutcome;
 
-    /// Forgets everything learnt in the game (`ucinewgame`).
+    /// Forgets everything learnt: the game and the searcher's memory (`ucinewgame`, and
+    /// `Clear Hash`, which Stockfish also answers by clearing both).
     fn new_game(&mut self);
-
-    /// Empties the searcher's memory (`Clear Hash`).
-    fn clear(&mut self);
 
     /// Gives the searcher `mb` megabytes of memory; on failure it keeps what it has.
     fn resize(&mut self, mb: usize) -> Result<(), String>;

@@ -184,11 +184,6 @@ impl Searcher for AlphaBeta {
         self.main.histories.clear();
     }
 
-    fn clear(&mut self) {
-        self.helpers.settle();
-        self.shared.tt.clear();
-    }
-
     fn resize(&mut self, mb: usize) -> Result<(), String> {
         self.helpers.settle();
         self.rebuild(mb, self.shared.thread_count())

@@ -27,7 +27,7 @@ pub(super) struct Finished {
 /// count changes all the time, and the other threads must not pay for that.
 #[repr(align(64))]
 #[derive(Default)]
-struct Progress {
+struct ThreadProgress {
     nodes: AtomicU64,
     tbhits: AtomicU64,
     finished: Mutex<Option<Finished>>,
@@ -37,7 +37,7 @@ struct Progress {
 pub(super) struct SharedState {
     /// The transposition table.
     pub(super) tt: TranspositionTable,
-    threads: Box<[Progress]>,
+    threads: Box<[ThreadProgress]>,
     /// Set when a helper finished the search's last iteration (`go depth`): the main
     /// thread stops and answers with it.
     goal_reached: AtomicBool,
@@ -47,7 +47,7 @@ impl SharedState {
     /// A table of `hash_mb` megabytes and room for `threads` threads' progress.
     pub(super) fn new(hash_mb: usize, threads: usize) -> Result<SharedState, String> {
         let tt = TranspositionTable::new(hash_mb)?;
-        let threads = (0..threads.max(1)).map(|_| Progress::default()).collect();
+        let threads = (0..threads.max(1)).map(|_| ThreadProgress::default()).collect();
         Ok(SharedState { tt, threads, goal_reached: AtomicBool::new(false) })
     }
 
@@ -97,7 +97,7 @@ impl SharedState {
         self.sum_of_others(index, |progress| &progress.tbhits)
     }
 
-    fn sum_of_others(&self, index: usize, count: impl Fn(&Progress) -> &AtomicU64) -> u64 {
+    fn sum_of_others(&self, index: usize, count: impl Fn(&ThreadProgress) -> &AtomicU64) -> u64 {
         let all = self.threads.iter().enumerate().filter(|&(i, _)| i != index);
         all.map(|(_, progress)| count(progress).load(Ordering::Relaxed)).sum()
     }

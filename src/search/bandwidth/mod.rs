@@ -484,11 +484,6 @@ impl crate::search::Searcher for Bandwidth {
         self.idle_nodes = 0;
     }
 
-    /// The tree, its tip cache and the probes' table are the searcher's memory.
-    fn clear(&mut self) {
-        self.new_game();
-    }
-
     /// Gives tree, tip cache and probes' table `memory_mb` megabytes; the tree starts
     /// afresh. On failure the old size is laid out again.
     fn resize(&mut self, memory_mb: usize) -> Result<(), String> {

@@ -18,7 +18,7 @@ pub struct Coefficient {
 
 /// A position as the tuner sees it.
 #[derive(Clone, Debug)]
-pub struct Sample {
+pub struct TracedPosition {
     /// The game's result for White: 1, 0.5 or 0.
     pub result: f64,
     /// The middlegame score's share of the evaluation.
@@ -52,13 +52,13 @@ pub fn parse_line(line: &str) -> Result<(Chess, f64), String> {
 }
 
 /// The sample of `pos` with `result`, its phase and scale as the engine's weights give them.
-pub fn sample(pos: &Chess, result: f64, engine_weights: &[S]) -> Sample {
+pub fn sample(pos: &Chess, result: f64, engine_weights: &[S]) -> TracedPosition {
     let trace = trace(pos);
     let blend = trace.blend(pos.board(), engine_weights);
     let phase = f64::from(blend.phase) / f64::from(PHASE_TOTAL);
     let scale = f64::from(blend.scale) / f64::from(SCALE_NORMAL);
     let (linear, units) = coefficients(&trace);
-    Sample { result, mg_share: phase, eg_share: (1.0 - phase) * scale, linear, units }
+    TracedPosition { result, mg_share: phase, eg_share: (1.0 - phase) * scale, linear, units }
 }
 
 /// The trace's non-zero counts, split into linear terms and each side's king-attack units.
@@ -85,7 +85,7 @@ fn coefficients(trace: &Trace) -> (Vec<Coefficient>, [Vec<Coefficient>; 2]) {
 }
 
 /// Loads up to `limit` labelled positions from `text`, tracing them on `threads` threads.
-pub fn load(text: &str, limit: usize, threads: usize) -> Result<Vec<Sample>, String> {
+pub fn load(text: &str, limit: usize, threads: usize) -> Result<Vec<TracedPosition>, String> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(limit).collect();
     let weights = crate::eval::hce::trace::engine_weights();
     let chunk = lines.len().div_ceil(threads.max(1)).max(1);

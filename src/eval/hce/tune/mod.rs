@@ -8,7 +8,7 @@ pub mod writer;
 use crate::eval::hce::params::{SAFETY_EG_DIVISOR, SAFETY_MG_DIVISOR};
 use crate::eval::hce::terms::{Kind, WEIGHT_COUNT};
 use crate::eval::hce::trace::{engine_weights, term_of};
-use data::Sample;
+use data::TracedPosition;
 
 /// Adam's decay of the gradient's running mean.
 const ADAM_BETA1: f64 = 0.9;
@@ -23,19 +23,19 @@ const K_STEPS: usize = 40;
 
 /// Every weight as (middlegame, endgame) reals, in the flat order of the trace.
 #[derive(Clone, Debug)]
-pub struct Model {
+pub struct RealWeights {
     /// The weights.
     pub weights: Vec<[f64; 2]>,
 }
 
-impl Model {
+impl RealWeights {
     /// The engine's current weights.
-    pub fn from_engine() -> Model {
-        Model { weights: engine_weights().iter().map(|w| [f64::from(w.mg()), f64::from(w.eg())]).collect() }
+    pub fn from_engine() -> RealWeights {
+        RealWeights { weights: engine_weights().iter().map(|w| [f64::from(w.mg()), f64::from(w.eg())]).collect() }
     }
 
     /// Evaluation of `sample` in centipawns for White.
-    pub fn evaluate(&self, sample: &Sample) -> f64 {
+    pub fn evaluate(&self, sample: &TracedPosition) -> f64 {
         let (mut mg, mut eg) = (0.0, 0.0);
         for c in &sample.linear {
             let w = self.weights[c.weight as usize];
@@ -59,7 +59,7 @@ impl Model {
     }
 
     /// Adds `factor` times the evaluation's gradient at `sample` to `gradient`.
-    fn add_gradient(&self, sample: &Sample, factor: f64, gradient: &mut [[f64; 2]]) {
+    fn add_gradient(&self, sample: &TracedPosition, factor: f64, gradient: &mut [[f64; 2]]) {
         let (mg, eg) = (factor * sample.mg_share, factor * sample.eg_share);
         for c in &sample.linear {
             let g = &mut gradient[c.weight as usize];
@@ -86,9 +86,9 @@ pub fn sigmoid(k: f64, value: f64) -> f64 {
 
 /// Runs `work` on `threads` slices of `samples` and sums what the slices return.
 fn parallel<T: Send>(
-    samples: &[Sample],
+    samples: &[TracedPosition],
     threads: usize,
-    work: impl Fn(&[Sample]) -> T + Sync,
+    work: impl Fn(&[TracedPosition]) -> T + Sync,
     sum: impl Fn(T, T) -> T,
 ) -> T {
     let chunk = samples.len().div_ceil(threads.max(1)).max(1);
@@ -99,7 +99,7 @@ fn parallel<T: Send>(
 }
 
 /// Mean squared error of `model` over `samples` at scale `k`.
-pub fn loss(model: &Model, samples: &[Sample], k: f64, threads: usize) -> f64 {
+pub fn loss(model: &RealWeights, samples: &[TracedPosition], k: f64, threads: usize) -> f64 {
     let total = parallel(
         samples,
         threads,
@@ -110,7 +110,7 @@ pub fn loss(model: &Model, samples: &[Sample], k: f64, threads: usize) -> f64 {
 }
 
 /// The scale K that minimises `model`'s loss (golden-section search).
-pub fn fit_k(model: &Model, samples: &[Sample], threads: usize) -> f64 {
+pub fn fit_k(model: &RealWeights, samples: &[TracedPosition], threads: usize) -> f64 {
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     let (mut low, mut high) = K_RANGE;
     for _ in 0..K_STEPS {
@@ -126,7 +126,7 @@ pub fn fit_k(model: &Model, samples: &[Sample], threads: usize) -> f64 {
 }
 
 /// The gradient of the loss over `samples` with respect to every weight.
-pub fn gradient(model: &Model, samples: &[Sample], k: f64, threads: usize) -> Vec<[f64; 2]> {
+pub fn gradient(model: &RealWeights, samples: &[TracedPosition], k: f64, threads: usize) -> Vec<[f64; 2]> {
     let slope = k * std::f64::consts::LN_10 / 400.0;
     let mut total = parallel(
         samples,
@@ -164,7 +164,7 @@ impl Adam {
     }
 
     /// Moves `model` one step against `gradient`.
-    pub fn step(&mut self, model: &mut Model, gradient: &[[f64; 2]]) {
+    pub fn step(&mut self, model: &mut RealWeights, gradient: &[[f64; 2]]) {
         self.steps += 1;
         let (bias1, bias2) = (1.0 - ADAM_BETA1.powi(self.steps), 1.0 - ADAM_BETA2.powi(self.steps));
         let moments = self.mean.iter_mut().zip(self.square.iter_mut());
@@ -195,7 +195,7 @@ pub struct Schedule {
 }
 
 /// The number of positions in which each weight counts.
-pub fn positions_per_weight(samples: &[Sample]) -> Vec<usize> {
+pub fn positions_per_weight(samples: &[TracedPosition]) -> Vec<usize> {
     let mut seen = vec![0; WEIGHT_COUNT];
     for s in samples {
         let mut weights: Vec<u16> = s.linear.iter().chain(&s.units[0]).chain(&s.units[1]).map(|c| c.weight).collect();
@@ -208,7 +208,7 @@ pub fn positions_per_weight(samples: &[Sample]) -> Vec<usize> {
 
 /// The weights training leaves as they are: those set by hand ([`Kind::Fixed`]) and those
 /// counting in fewer than `min_positions` of `samples`.
-pub fn frozen_weights(samples: &[Sample], min_positions: usize) -> Vec<bool> {
+pub fn frozen_weights(samples: &[TracedPosition], min_positions: usize) -> Vec<bool> {
     let seen = positions_per_weight(samples);
     seen.iter().enumerate().map(|(w, &n)| n < min_positions || term_of(w).kind() == Kind::Fixed).collect()
 }
@@ -216,8 +216,8 @@ pub fn frozen_weights(samples: &[Sample], min_positions: usize) -> Vec<bool> {
 /// Fits `model` to `samples` at scale `k`, calling `progress` with the epoch and the loss
 /// every `report_every` epochs.
 pub fn train(
-    model: &mut Model,
-    samples: &[Sample],
+    model: &mut RealWeights,
+    samples: &[TracedPosition],
     k: f64,
     schedule: Schedule,
     report_every: usize,
@@ -236,8 +236,8 @@ pub fn train(
 }
 
 /// `model` with every weight rounded to whole centipawns, as the engine would use it.
-pub fn rounded(model: &Model) -> Model {
-    Model { weights: model.weights.iter().map(|w| [w[0].round(), w[1].round()]).collect() }
+pub fn rounded(model: &RealWeights) -> RealWeights {
+    RealWeights { weights: model.weights.iter().map(|w| [w[0].round(), w[1].round()]).collect() }
 }
 
 /// What `harrier tune` was asked for.
@@ -277,7 +277,7 @@ pub fn run(text: &str, settings: &TuneSettings) -> Result<(), String> {
         return Err("no labelled positions".to_string());
     }
     eprintln!("{} positions traced in {:.1} s", samples.len(), start.elapsed().as_secs_f64());
-    let mut model = Model::from_engine();
+    let mut model = RealWeights::from_engine();
     let k = fit_k(&model, &samples, settings.threads);
     let before = loss(&model, &samples, k, settings.threads);
     eprintln!("K = {k:.4}, loss before {before:.6}");
@@ -310,7 +310,7 @@ mod tests {
     use shakmaty::Position;
 
     /// Labelled positions made here: a queen up wins, level positions draw.
-    fn queen_odds_samples() -> Vec<Sample> {
+    fn queen_odds_samples() -> Vec<TracedPosition> {
         let lines = [
             "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1-0\";",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - c9 \"0-1\";",
@@ -333,7 +333,7 @@ mod tests {
 
     #[test]
     fn the_model_agrees_with_the_engine_evaluation() {
-        let engine = Model::from_engine();
+        let engine = RealWeights::from_engine();
         let fens = [
             "r1bq1rk1/pp2bppp/2n1pn2/3p2B1/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
             "6k1/1q3ppp/4p3/3nN3/3P2Q1/8/5PPP/6K1 w - - 0 1",
@@ -358,7 +358,7 @@ mod tests {
         ];
         let samples = data::load(&lines.join("\n"), usize::MAX, 1).unwrap();
         assert!(samples.iter().any(|s| !s.units[0].is_empty()), "a king attack is counted");
-        let model = Model::from_engine();
+        let model = RealWeights::from_engine();
         let k = 1.0;
         let analytic = gradient(&model, &samples, k, 1);
         let touched: Vec<usize> = samples
@@ -384,7 +384,7 @@ mod tests {
     fn fitting_learns_that_a_queen_is_worth_having() {
         let samples = queen_odds_samples();
         let queen = Term::Material.offset() + 4;
-        let mut model = Model::from_engine();
+        let mut model = RealWeights::from_engine();
         model.weights[queen] = [0.0, 0.0];
         let k = 1.0;
         let before = loss(&model, &samples, k, 2);
@@ -403,7 +403,7 @@ mod tests {
         let queen = Term::Material.offset() + 4;
         assert_eq!(seen[queen], 4, "four samples have a queen more on one side");
         assert!(seen.iter().any(|&n| n > 0 && n < 4), "some weight counts, but rarely");
-        let mut model = Model::from_engine();
+        let mut model = RealWeights::from_engine();
         let before = model.clone();
         let schedule = Schedule { epochs: 50, rate: 5.0, threads: 2, min_positions: 4 };
         train(&mut model, &samples, 1.0, schedule, 50, |_, _| {});
@@ -422,7 +422,7 @@ mod tests {
         let samples = data::load(&lines.join("\n"), usize::MAX, 1).unwrap();
         let edge = Term::MopUpEdge.offset();
         assert_eq!(positions_per_weight(&samples)[edge], 2);
-        let mut model = Model::from_engine();
+        let mut model = RealWeights::from_engine();
         let before = model.clone();
         let schedule = Schedule { epochs: 20, rate: 5.0, threads: 1, min_positions: 0 };
         train(&mut model, &samples, 1.0, schedule, 20, |_, _| {});
@@ -433,7 +433,7 @@ mod tests {
 
     #[test]
     fn the_weight_file_holds_every_term_at_its_length() {
-        let source = writer::weights_source(&Model::from_engine().weights);
+        let source = writer::weights_source(&RealWeights::from_engine().weights);
         for &term in Term::ALL {
             assert!(
                 source.contains(&format!("pub const {}: [S; {}] = [", term.name(), term.size())),
@@ -447,7 +447,7 @@ mod tests {
     #[test]
     fn k_minimises_the_loss() {
         let samples = queen_odds_samples();
-        let model = Model::from_engine();
+        let model = RealWeights::from_engine();
         let k = fit_k(&model, &samples, 2);
         let at = |k| loss(&model, &samples, k, 2);
         assert!(at(k) <= at(k * 0.8) && at(k) <= at(k * 1.25));
