@@ -38,7 +38,7 @@ pub struct Datagen {
     #[arg(long, value_parser = at_least_one::<u64>, default_value_t = datagen::DEFAULT_NODES.hard)]
     hard_nodes: u64,
     /// Transposition table per thread, in MB
-    #[arg(long, value_name = "MB", value_parser = at_least_one::<usize>, default_value_t = datagen::DEFAULT_HASH_MB)]
+    #[arg(long, value_name = "MB", value_parser = at_least_one::<usize>, default_value_t = datagen::DEFAULT_THREAD_HASH_MB)]
     hash: usize,
     /// Syzygy tables to adjudicate and search with
     #[arg(long, value_name = "PATH")]

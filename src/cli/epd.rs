@@ -16,7 +16,7 @@ const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// machine and a time limit means the same on any machine.
 const DEFAULT_THREADS: usize = 1;
 /// Each searcher's table by default: the engine's own default `Hash`, as it plays.
-const DEFAULT_HASH_MB: usize = options::DEFAULT_HASH_MB as usize;
+const EPD_HASH_MB: usize = options::DEFAULT_HASH_MB as usize;
 
 /// The flags of `harrier epd <file>`.
 #[derive(Args)]
@@ -37,7 +37,7 @@ pub struct Epd {
     #[arg(long, value_parser = at_least_one::<usize>, default_value_t = DEFAULT_THREADS)]
     threads: usize,
     /// Each searcher's transposition table, in MB
-    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB)]
+    #[arg(long, value_name = "MB", default_value_t = EPD_HASH_MB)]
     hash: usize,
     /// The searcher
     #[arg(

@@ -40,9 +40,9 @@ pub const DEFAULT_SEED: u64 = 1;
 /// Nodes per move by default.
 pub const DEFAULT_NODES: NodeLimits = NodeLimits { soft: 5_000, hard: 20_000 };
 /// Transposition table per thread by default, in MB.
-pub const DEFAULT_HASH_MB: usize = 16;
+pub const DEFAULT_THREAD_HASH_MB: usize = 16;
 /// Seconds between two progress lines.
-const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+const PROGRESS_INTERVAL: Duration = Duration::from_secs(30);
 
 /// What a run makes and how.
 #[derive(Clone, Debug)]
@@ -265,7 +265,7 @@ pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Resu
             let mut last = Instant::now();
             while !finished.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(200));
-                if last.elapsed() >= PROGRESS_EVERY {
+                if last.elapsed() >= PROGRESS_INTERVAL {
                     last = Instant::now();
                     progress(&progress_line(
                         games_done.load(Ordering::Relaxed),

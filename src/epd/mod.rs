@@ -9,7 +9,7 @@ mod score;
 
 pub use record::{EpdRecord, MAX_POINTS, parallel_points, parse_record, point_list};
 pub use run::{EpdResult, run_suite, solve};
-pub use score::{Summary, Tally, is_solved, theme};
+pub use score::{SuiteSummary, Tally, is_solved, theme};
 
 use crate::engine::searchers::SearchMode;
 use crate::search::bandwidth::params::BandwidthParams;

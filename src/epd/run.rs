@@ -11,7 +11,7 @@ use shakmaty::Move;
 use shakmaty::san::SanPlus;
 
 use super::record::{EpdRecord, parse_record};
-use super::score::{Summary, is_solved};
+use super::score::{SuiteSummary, is_solved};
 use super::{EpdLimit, EpdSearcher};
 use crate::engine::searchers::{self, SearchMode};
 use crate::search::bandwidth::Bandwidth;
@@ -68,7 +68,7 @@ pub fn solve(searcher: &mut dyn Searcher, record: &EpdRecord, limit: EpdLimit) -
 
 /// Runs a whole suite: reports malformed records on stderr and skips them, prints one line
 /// per record on stdout in suite order, then the summary with `solved X/Y` last.
-pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<Summary, String> {
+pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<SuiteSummary, String> {
     let mut records = Vec::new();
     for (index, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
@@ -84,7 +84,7 @@ pub fn run_suite(text: &str, limit: EpdLimit, setup: EpdSearcher) -> Result<Summ
     // stops the run before any output.
     let searchers = (0..workers).map(|_| new_searcher(&setup)).collect::<Result<Vec<_>, _>>()?;
     let started = Instant::now();
-    let mut summary = Summary::default();
+    let mut summary = SuiteSummary::default();
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
     let mut out = std::io::stdout().lock();

@@ -60,7 +60,7 @@ impl Tally {
 
 /// The totals of a run, per theme and overall.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
+pub struct SuiteSummary {
     /// All positions.
     pub total: Tally,
     /// Per theme, in the order the themes first appear; `None`: ids without a theme.
@@ -74,7 +74,7 @@ pub struct Summary {
 /// The name the theme table gives records whose id has no theme.
 const NO_THEME: &str = "(no theme)";
 
-impl Summary {
+impl SuiteSummary {
     /// Counts one finished position.
     pub fn add(&mut self, record: &EpdRecord, solved: bool, points: u32, nodes: u64) {
         let max_points = record.max_points();
@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn the_summary_counts_per_theme() {
         let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - -";
-        let mut summary = Summary::default();
+        let mut summary = SuiteSummary::default();
         for (ops, solved, points) in [
             ("id \"STS(v1.0) Undermine.001\"; c0 \"Ra8=10, Kf1=3\";", true, 10),
             ("id \"STS(v1.0) Undermine.002\"; c0 \"Ra8=10, Kf1=3\";", false, 3),

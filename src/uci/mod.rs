@@ -14,7 +14,7 @@ use std::time::Instant;
 use crossbeam_channel::{Sender, select, unbounded};
 
 use output::Writer;
-use parse::Command;
+use parse::UciCommand;
 use session::Session;
 
 /// The longest line read whole; a longer one is ignored whole, with an `info string` (no
@@ -56,12 +56,12 @@ pub fn run() {
 
 /// Reads stdin until its end, sending each parsed line with the time it was read; the end
 /// of input closes the channel, which acts as `quit`.
-fn read_commands(commands: &Sender<(Instant, Command)>) {
+fn read_commands(commands: &Sender<(Instant, UciCommand)>) {
     let stdin = std::io::stdin();
     let mut reader = BufReader::new(stdin.lock());
     let mut buffer = Vec::new();
     while let Some((arrived, command)) = read_command(&mut reader, &mut buffer) {
-        let quit = command == Command::Quit;
+        let quit = command == UciCommand::Quit;
         if commands.send((arrived, command)).is_err() || quit {
             return;
         }
@@ -72,7 +72,7 @@ fn read_commands(commands: &Sender<(Instant, Command)>) {
 /// read, and the command; `None` at the end of input or on a read error. A line longer
 /// than [`MAX_LINE_BYTES`] is read to its end and becomes an invalid command, so that its
 /// tail is not read as a command.
-pub fn read_command(reader: &mut impl BufRead, buffer: &mut Vec<u8>) -> Option<(Instant, Command)> {
+pub fn read_command(reader: &mut impl BufRead, buffer: &mut Vec<u8>) -> Option<(Instant, UciCommand)> {
     buffer.clear();
     match Read::by_ref(reader).take(MAX_LINE_BYTES).read_until(b'\n', buffer) {
         Ok(0) | Err(_) => return None,
@@ -82,7 +82,7 @@ pub fn read_command(reader: &mut impl BufRead, buffer: &mut Vec<u8>) -> Option<(
     if buffer.len() as u64 == MAX_LINE_BYTES && buffer.last() != Some(&b'\n') {
         skip_rest_of_line(reader).ok()?;
         let reason = format!("input line longer than {MAX_LINE_BYTES} bytes");
-        return Some((arrived, Command::Invalid(reason)));
+        return Some((arrived, UciCommand::Invalid(reason)));
     }
     Some((arrived, parse::parse_line(&String::from_utf8_lossy(buffer))))
 }
@@ -119,8 +119,8 @@ mod tests {
         let mut reader = Cursor::new(input);
         let mut buffer = Vec::new();
         let (_, first) = read_command(&mut reader, &mut buffer).expect("a command");
-        assert!(matches!(first, Command::Invalid(reason) if reason.contains("longer than")));
-        assert_eq!(read_command(&mut reader, &mut buffer).map(|(_, c)| c), Some(Command::IsReady));
+        assert!(matches!(first, UciCommand::Invalid(reason) if reason.contains("longer than")));
+        assert_eq!(read_command(&mut reader, &mut buffer).map(|(_, c)| c), Some(UciCommand::IsReady));
         assert!(read_command(&mut reader, &mut buffer).is_none());
     }
 }

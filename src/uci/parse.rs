@@ -1,4 +1,4 @@
-//! From a line of GUI input to a [`Command`], with the guards vampirc-uci needs.
+//! From a line of GUI input to a [`UciCommand`], with the guards vampirc-uci needs.
 //!
 //! vampirc-uci parses the simple commands (`uci`, `debug`, `isready`, `setoption`,
 //! `register`, `ucinewgame`, `stop`, `ponderhit`, `quit`). `position` and `go` are parsed
@@ -14,7 +14,7 @@ use crate::search::{Limits, MAX_DEPTH};
 
 /// A command from the GUI, already checked for form (not yet against the game).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum UciCommand {
     /// `uci`.
     Uci,
     /// `debug on|off`.
@@ -113,72 +113,72 @@ pub fn normalise(line: &str) -> String {
 }
 
 /// Parses one line of input.
-pub fn parse_line(line: &str) -> Command {
+pub fn parse_line(line: &str) -> UciCommand {
     let line = normalise(line);
     if line.is_empty() {
-        return Command::Empty;
+        return UciCommand::Empty;
     }
     // Stockfish's debugging commands, outside the protocol: only as the whole line.
     match line.as_str() {
-        "d" => return Command::Display,
-        "eval" => return Command::Eval,
+        "d" => return UciCommand::Display,
+        "eval" => return UciCommand::Eval,
         _ => {}
     }
     let tokens: Vec<&str> = line.split(' ').collect();
     // The UCI specification: unknown words before a command are skipped.
     let Some(start) = tokens.iter().position(|t| COMMANDS.contains(&t.to_ascii_lowercase().as_str())) else {
-        return Command::Invalid(format!("unknown command: {}", quoted(&line)));
+        return UciCommand::Invalid(format!("unknown command: {}", quoted(&line)));
     };
     let keyword = tokens[start].to_ascii_lowercase();
     let args = &tokens[start + 1..];
     match keyword.as_str() {
         "position" => parse_position(args),
-        "go" => Command::Go(parse_go(args)),
+        "go" => UciCommand::Go(parse_go(args)),
         _ => parse_simple(&keyword, args),
     }
 }
 
 /// The commands vampirc-uci handles well, guarded against its panics.
-fn parse_simple(keyword: &str, args: &[&str]) -> Command {
+fn parse_simple(keyword: &str, args: &[&str]) -> UciCommand {
     let text = std::iter::once(keyword).chain(args.iter().copied()).collect::<Vec<_>>().join(" ");
     let message =
         catch_unwind(AssertUnwindSafe(|| parse_one(&text))).unwrap_or(UciMessage::Unknown(text.clone(), None));
     match message {
-        UciMessage::Uci => Command::Uci,
-        UciMessage::Debug(on) => Command::Debug(on),
-        UciMessage::IsReady => Command::IsReady,
-        UciMessage::UciNewGame => Command::NewGame,
-        UciMessage::Stop => Command::Stop,
-        UciMessage::PonderHit => Command::PonderHit,
-        UciMessage::Quit => Command::Quit,
-        UciMessage::Register { .. } => Command::Register,
-        UciMessage::SetOption { name, value } => Command::SetOption { name, value: value.unwrap_or_default() },
+        UciMessage::Uci => UciCommand::Uci,
+        UciMessage::Debug(on) => UciCommand::Debug(on),
+        UciMessage::IsReady => UciCommand::IsReady,
+        UciMessage::UciNewGame => UciCommand::NewGame,
+        UciMessage::Stop => UciCommand::Stop,
+        UciMessage::PonderHit => UciCommand::PonderHit,
+        UciMessage::Quit => UciCommand::Quit,
+        UciMessage::Register { .. } => UciCommand::Register,
+        UciMessage::SetOption { name, value } => UciCommand::SetOption { name, value: value.unwrap_or_default() },
         _ => match keyword {
             // vampirc-uci refuses `setoption name X value` with nothing after `value`, and
             // option names it cannot tokenise: split the words ourselves.
             "setoption" => parse_setoption(args),
-            "register" => Command::Register,
-            "debug" => Command::Invalid("debug takes on or off".to_string()),
-            _ => Command::Invalid(format!("malformed command: {}", quoted(&text))),
+            "register" => UciCommand::Register,
+            "debug" => UciCommand::Invalid("debug takes on or off".to_string()),
+            _ => UciCommand::Invalid(format!("malformed command: {}", quoted(&text))),
         },
     }
 }
 
-fn parse_setoption(args: &[&str]) -> Command {
+fn parse_setoption(args: &[&str]) -> UciCommand {
     if args.first().map(|a| a.to_ascii_lowercase()) != Some("name".to_string()) {
-        return Command::Invalid("setoption needs: name <name> [value <value>]".to_string());
+        return UciCommand::Invalid("setoption needs: name <name> [value <value>]".to_string());
     }
     let rest = &args[1..];
     let value_at = rest.iter().position(|t| t.eq_ignore_ascii_case("value")).unwrap_or(rest.len());
     let name = rest[..value_at].join(" ");
     if name.is_empty() {
-        return Command::Invalid("setoption has an empty option name".to_string());
+        return UciCommand::Invalid("setoption has an empty option name".to_string());
     }
     let value = rest.get(value_at + 1..).map(|v| v.join(" ")).unwrap_or_default();
-    Command::SetOption { name, value }
+    UciCommand::SetOption { name, value }
 }
 
-fn parse_position(args: &[&str]) -> Command {
+fn parse_position(args: &[&str]) -> UciCommand {
     let moves_at = args.iter().position(|t| t.eq_ignore_ascii_case("moves"));
     let (setup, moves) = match moves_at {
         Some(i) => (&args[..i], &args[i + 1..]),
@@ -187,13 +187,13 @@ fn parse_position(args: &[&str]) -> Command {
     let fen = match setup.first().map(|t| t.to_ascii_lowercase()).as_deref() {
         Some("startpos") if setup.len() == 1 => None,
         Some("startpos") => {
-            return Command::Invalid(format!("unexpected text after startpos: {}", setup[1..].join(" ")));
+            return UciCommand::Invalid(format!("unexpected text after startpos: {}", setup[1..].join(" ")));
         }
         Some("fen") if setup.len() >= 2 => Some(setup[1..].join(" ")),
-        Some("fen") => return Command::Invalid("position fen needs a FEN".to_string()),
-        _ => return Command::Invalid("position needs startpos or fen <FEN>".to_string()),
+        Some("fen") => return UciCommand::Invalid("position fen needs a FEN".to_string()),
+        _ => return UciCommand::Invalid("position needs startpos or fen <FEN>".to_string()),
     };
-    Command::Position { fen, moves: moves.iter().map(|m| m.to_ascii_lowercase()).collect() }
+    UciCommand::Position { fen, moves: moves.iter().map(|m| m.to_ascii_lowercase()).collect() }
 }
 
 /// Parses the words after `go`. Bad fields are skipped with a warning: a `go` always
@@ -265,7 +265,7 @@ mod tests {
     fn whitespace_is_normalised() {
         assert_eq!(normalise("  position\tstartpos  moves  e2e4\r"), "position startpos moves e2e4");
         match parse_line("position startpos moves  e2e4 \t e7e5\r") {
-            Command::Position { fen: None, moves } => assert_eq!(moves, ["e2e4", "e7e5"]),
+            UciCommand::Position { fen: None, moves } => assert_eq!(moves, ["e2e4", "e7e5"]),
             other => panic!("{other:?}"),
         }
     }
@@ -300,29 +300,29 @@ mod tests {
 
     #[test]
     fn simple_commands() {
-        assert_eq!(parse_line("isready"), Command::IsReady);
-        assert_eq!(parse_line("joho debug on"), Command::Debug(true));
+        assert_eq!(parse_line("isready"), UciCommand::IsReady);
+        assert_eq!(parse_line("joho debug on"), UciCommand::Debug(true));
         assert_eq!(
             parse_line("setoption name Move Overhead value 30"),
-            Command::SetOption { name: "Move Overhead".into(), value: "30".into() }
+            UciCommand::SetOption { name: "Move Overhead".into(), value: "30".into() }
         );
         assert_eq!(
             parse_line("setoption name SyzygyPath value"),
-            Command::SetOption { name: "SyzygyPath".into(), value: String::new() }
+            UciCommand::SetOption { name: "SyzygyPath".into(), value: String::new() }
         );
         assert_eq!(
             parse_line("setoption name Clear Hash"),
-            Command::SetOption { name: "Clear Hash".into(), value: String::new() }
+            UciCommand::SetOption { name: "Clear Hash".into(), value: String::new() }
         );
-        assert_eq!(parse_line(""), Command::Empty);
-        assert_eq!(parse_line(" d "), Command::Display);
-        assert_eq!(parse_line("eval"), Command::Eval);
-        assert!(matches!(parse_line("d e2e4"), Command::Invalid(_)));
-        assert!(matches!(parse_line("hello world"), Command::Invalid(_)));
-        assert!(matches!(parse_line("position"), Command::Invalid(_)));
-        assert!(matches!(parse_line("position fen"), Command::Invalid(_)));
-        assert!(matches!(parse_line("setoption"), Command::Invalid(_)));
-        let Command::Invalid(reason) = parse_line(&"x".repeat(10_000)) else { panic!() };
+        assert_eq!(parse_line(""), UciCommand::Empty);
+        assert_eq!(parse_line(" d "), UciCommand::Display);
+        assert_eq!(parse_line("eval"), UciCommand::Eval);
+        assert!(matches!(parse_line("d e2e4"), UciCommand::Invalid(_)));
+        assert!(matches!(parse_line("hello world"), UciCommand::Invalid(_)));
+        assert!(matches!(parse_line("position"), UciCommand::Invalid(_)));
+        assert!(matches!(parse_line("position fen"), UciCommand::Invalid(_)));
+        assert!(matches!(parse_line("setoption"), UciCommand::Invalid(_)));
+        let UciCommand::Invalid(reason) = parse_line(&"x".repeat(10_000)) else { panic!() };
         assert!(reason.len() < 200, "{reason}");
     }
 }

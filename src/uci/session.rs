@@ -7,7 +7,7 @@ use std::time::Instant;
 use crossbeam_channel::Receiver;
 
 use super::output::Writer;
-use super::parse::Command;
+use super::parse::UciCommand;
 use crate::engine::search_thread::Event;
 use crate::engine::{AUTHOR, Engine, NAME, Output, options};
 
@@ -45,29 +45,29 @@ impl Session {
 
     /// Carries out one command; `arrived` is when its line was read. False for `quit`,
     /// which the caller answers with [`Session::quit`].
-    pub fn handle(&mut self, command: Command, arrived: Instant) -> bool {
-        if command == Command::Quit {
+    pub fn handle(&mut self, command: UciCommand, arrived: Instant) -> bool {
+        if command == UciCommand::Quit {
             return false;
         }
         // Idle thinking yields to every command but `isready`.
-        if command != Command::IsReady {
+        if command != UciCommand::IsReady {
             self.engine.end_idle_thinking();
         }
         self.dispatch(command, arrived);
         true
     }
 
-    fn dispatch(&mut self, command: Command, arrived: Instant) {
+    fn dispatch(&mut self, command: UciCommand, arrived: Instant) {
         let (engine, writer) = (&mut self.engine, &self.writer);
         match command {
-            Command::Uci => writer.identify(NAME, AUTHOR, options::OPTIONS),
-            Command::Debug(on) => engine.set_debug(on),
-            Command::IsReady => writer.ready(),
-            Command::SetOption { name, value } => engine.set_option(&name, &value),
-            Command::Register => writer.info_string("registration is not needed"),
-            Command::NewGame => engine.new_game(),
-            Command::Position { fen, moves } => engine.set_position(fen.as_deref(), &moves),
-            Command::Go(go) => {
+            UciCommand::Uci => writer.identify(NAME, AUTHOR, options::OPTIONS),
+            UciCommand::Debug(on) => engine.set_debug(on),
+            UciCommand::IsReady => writer.ready(),
+            UciCommand::SetOption { name, value } => engine.set_option(&name, &value),
+            UciCommand::Register => writer.info_string("registration is not needed"),
+            UciCommand::NewGame => engine.new_game(),
+            UciCommand::Position { fen, moves } => engine.set_position(fen.as_deref(), &moves),
+            UciCommand::Go(go) => {
                 if engine.is_busy() {
                     writer.info_string("go ignored: a search is already running");
                     return;
@@ -80,13 +80,13 @@ impl Session {
                     None => engine.go(go.limits, &go.searchmoves, arrived),
                 }
             }
-            Command::Stop => engine.stop(),
-            Command::PonderHit => engine.ponderhit(),
-            Command::Display => writer.board(engine.position()),
-            Command::Eval => writer.evaluation(engine.position(), &engine.settings().search.evaluation),
-            Command::Empty => {}
-            Command::Invalid(reason) => writer.info_string(&format!("{reason}; ignored")),
-            Command::Quit => unreachable!("handle answers quit itself"),
+            UciCommand::Stop => engine.stop(),
+            UciCommand::PonderHit => engine.ponderhit(),
+            UciCommand::Display => writer.board(engine.position()),
+            UciCommand::Eval => writer.evaluation(engine.position(), &engine.settings().search.evaluation),
+            UciCommand::Empty => {}
+            UciCommand::Invalid(reason) => writer.info_string(&format!("{reason}; ignored")),
+            UciCommand::Quit => unreachable!("handle answers quit itself"),
         }
     }
 

@@ -12,14 +12,14 @@ use super::terms::TermSums;
 use crate::random::mix;
 
 #[derive(Clone, Copy, Default)]
-struct Entry {
+struct PawnEntry {
     key: u64,
     score: S,
     passed: Bitboard,
 }
 
 thread_local! {
-    static CACHE: RefCell<Vec<Entry>> = RefCell::new(vec![Entry::default(); PAWN_CACHE_ENTRIES]);
+    static CACHE: RefCell<Vec<PawnEntry>> = RefCell::new(vec![PawnEntry::default(); PAWN_CACHE_ENTRIES]);
 }
 
 /// The cache key of the pawns and king squares; never 0, the empty slot's key.
@@ -41,7 +41,7 @@ pub fn probe(board: &Board) -> (S, Bitboard) {
             let mut terms = TermSums::default();
             let passed = pawns::evaluate(board, &mut terms);
             let score = terms.linear[Color::White as usize] - terms.linear[Color::Black as usize];
-            *slot = Entry { key, score, passed };
+            *slot = PawnEntry { key, score, passed };
         }
         (slot.score, slot.passed)
     })

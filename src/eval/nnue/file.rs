@@ -1,7 +1,7 @@
 //! The network file: a header that says what the weights are and a checksum of them, then
 //! the quantised weights.
 //!
-//! Header (little-endian): [`MAGIC`], the format version (u32), the input count, the
+//! Header (little-endian): [`NETWORK_MAGIC`], the format version (u32), the input count, the
 //! hidden size, the number of output buckets, QA, QB and EVAL_SCALE (u32 each), the
 //! [`checksum`] of the weight bytes (u64). Then the weights: the feature transformer's rows
 //! (input-major, i16), its bias (i16), the output weights (per bucket, the side to move's
@@ -11,15 +11,16 @@
 use super::{EVAL_SCALE, INPUTS, MAX_BUCKETS, QA, QB};
 
 /// The first bytes of a network file.
-pub const MAGIC: [u8; 8] = *b"HRRNNUE1";
+pub const NETWORK_MAGIC: [u8; 8] = *b"HRRNNUE1";
 /// The layout version this engine writes.
 pub const VERSION: u32 = 2;
 /// Bytes before the weights in a version 2 file.
-pub const HEADER_BYTES: usize = 44;
+pub const NETWORK_HEADER_BYTES: usize = 44;
 /// Bytes before the weights in a version 1 file (no bucket count).
 const VERSION_1_HEADER_BYTES: usize = 40;
-/// The widest hidden layer a file may claim, so a damaged size cannot ask for a huge buffer.
-const MAX_HIDDEN: usize = 1 << 16;
+/// The widest hidden layer a network file or checkpoint may claim, so that a damaged size
+/// cannot ask for a huge buffer.
+pub const MAX_FILE_HIDDEN: usize = 1 << 16;
 /// FNV-1a's offset basis and prime (64-bit).
 const FNV_BASIS: u64 = 0xCBF2_9CE4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
@@ -76,8 +77,8 @@ impl QuantisedNet {
         for bias in &self.output_bias {
             weights.extend_from_slice(&bias.to_le_bytes());
         }
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + weights.len());
-        bytes.extend_from_slice(&MAGIC);
+        let mut bytes = Vec::with_capacity(NETWORK_HEADER_BYTES + weights.len());
+        bytes.extend_from_slice(&NETWORK_MAGIC);
         let count = |value: usize| u32::try_from(value).unwrap_or(u32::MAX);
         let fields = [
             VERSION,
@@ -147,15 +148,18 @@ pub fn header(bytes: &[u8]) -> Result<Header, String> {
     if bytes.len() < VERSION_1_HEADER_BYTES {
         return Err(format!("{} bytes, too short for a network file's header ({VERSION_1_HEADER_BYTES})", bytes.len()));
     }
-    if bytes[..8] != MAGIC {
+    if bytes[..8] != NETWORK_MAGIC {
         return Err("not a Harrier network file (bad magic)".to_string());
     }
     let number = |offset: usize| u32::from_le_bytes(field(bytes, offset));
     let (length, buckets, scales_at) = match number(8) {
         1 => (VERSION_1_HEADER_BYTES, 1, 20),
-        VERSION if bytes.len() >= HEADER_BYTES => (HEADER_BYTES, number(20) as usize, 24),
+        VERSION if bytes.len() >= NETWORK_HEADER_BYTES => (NETWORK_HEADER_BYTES, number(20) as usize, 24),
         VERSION => {
-            return Err(format!("{} bytes, too short for a network file's header ({HEADER_BYTES})", bytes.len()));
+            return Err(format!(
+                "{} bytes, too short for a network file's header ({NETWORK_HEADER_BYTES})",
+                bytes.len()
+            ));
         }
         other => return Err(format!("network format version {other}; this engine reads versions 1 and {VERSION}")),
     };
@@ -166,7 +170,7 @@ pub fn header(bytes: &[u8]) -> Result<Header, String> {
         }
     }
     let hidden = number(16) as usize;
-    if hidden == 0 || hidden > MAX_HIDDEN {
+    if hidden == 0 || hidden > MAX_FILE_HIDDEN {
         return Err(format!("a hidden size of {hidden} is not a network"));
     }
     check_bucket_count(buckets)?;
@@ -209,7 +213,7 @@ mod tests {
         let net = random_network(1);
         let bytes = net.to_bytes();
         let weights = net.to_quantised();
-        assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(weights.hidden(), weights.buckets()));
+        assert_eq!(bytes.len(), NETWORK_HEADER_BYTES + payload_bytes(weights.hidden(), weights.buckets()));
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
         assert_ne!(Network::from_bytes(&random_network(2).to_bytes()), Ok(net));
     }
@@ -217,7 +221,7 @@ mod tests {
     #[test]
     fn a_damaged_file_is_an_error() {
         let bytes = random_network(3).to_bytes();
-        for length in [0, 7, HEADER_BYTES - 1, HEADER_BYTES, bytes.len() / 2, bytes.len() - 1] {
+        for length in [0, 7, NETWORK_HEADER_BYTES - 1, NETWORK_HEADER_BYTES, bytes.len() / 2, bytes.len() - 1] {
             let error = Network::from_bytes(&bytes[..length]).unwrap_err();
             assert!(error.contains("short") || error.contains("truncated"), "{length} bytes: {error}");
         }
@@ -225,7 +229,8 @@ mod tests {
         longer.push(0);
         assert!(Network::from_bytes(&longer).unwrap_err().contains("after the weights"));
         // Every header byte, and weight bytes spread over the whole file.
-        let offsets = (0..HEADER_BYTES).chain((HEADER_BYTES..bytes.len()).step_by(997)).chain([bytes.len() - 1]);
+        let offsets =
+            (0..NETWORK_HEADER_BYTES).chain((NETWORK_HEADER_BYTES..bytes.len()).step_by(997)).chain([bytes.len() - 1]);
         for offset in offsets {
             let mut flipped = bytes.clone();
             flipped[offset] ^= 0x10;
@@ -239,8 +244,8 @@ mod tests {
     #[test]
     fn a_version_1_file_is_read_as_one_bucket() {
         let net = (1..10).map(random_network).find(|net| net.buckets() == 1).unwrap();
-        let weights = &net.to_bytes()[HEADER_BYTES..];
-        let mut version_1 = MAGIC.to_vec();
+        let weights = &net.to_bytes()[NETWORK_HEADER_BYTES..];
+        let mut version_1 = NETWORK_MAGIC.to_vec();
         for field in [1, INPUTS as u32, net.hidden() as u32, QA as u32, QB as u32, EVAL_SCALE as u32] {
             version_1.extend_from_slice(&field.to_le_bytes());
         }

@@ -20,7 +20,7 @@ use crate::search::{SearchJob, Signals, Silent};
 pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// What a helper thread is asked to do.
-enum Command {
+enum HelperCommand {
     /// Search this job with this selectivity until stopped.
     Search(Box<SearchJob>, Selectivity),
     /// Forget what the searches taught (`ucinewgame`).
@@ -34,7 +34,7 @@ enum Command {
 /// One helper thread and the channels to it.
 struct Helper {
     /// `None` once the helper is told to end.
-    commands: Option<Sender<Command>>,
+    commands: Option<Sender<HelperCommand>>,
     done: Receiver<()>,
     thread: Option<JoinHandle<()>>,
 }
@@ -48,7 +48,7 @@ impl Helper {
         signals: Arc<Signals>,
         syzygy: Option<Syzygy>,
     ) -> Result<Helper, String> {
-        let (commands, inbox) = unbounded::<Command>();
+        let (commands, inbox) = unbounded::<HelperCommand>();
         let (finished, done) = unbounded();
         // Made here, so that memory runs short at the thread's start, not in it, where an
         // allocation that fails ends the process.
@@ -60,10 +60,10 @@ impl Helper {
             .spawn(move || {
                 for command in inbox {
                     match command {
-                        Command::Search(job, selectivity) => help(&mut worker, &job, selectivity),
-                        Command::NewGame => worker.histories.clear(),
-                        Command::SetTablebases(tables) => worker.syzygy = tables,
-                        Command::SetEvaluation(evaluation) => worker.evaluator.set(&evaluation),
+                        HelperCommand::Search(job, selectivity) => help(&mut worker, &job, selectivity),
+                        HelperCommand::NewGame => worker.histories.clear(),
+                        HelperCommand::SetTablebases(tables) => worker.syzygy = tables,
+                        HelperCommand::SetEvaluation(evaluation) => worker.evaluator.set(&evaluation),
                     }
                     let _ = finished.send(());
                 }
@@ -73,7 +73,7 @@ impl Helper {
     }
 
     /// Sends `command`; its answer is waited for with [`Helper::wait`].
-    fn send(&self, command: Command) {
+    fn send(&self, command: HelperCommand) {
         if let Some(commands) = &self.commands {
             let _ = commands.send(command);
         }
@@ -146,7 +146,7 @@ impl HelperPool {
         }
         self.signals.arm(false);
         for helper in &self.helpers {
-            helper.send(Command::Search(Box::new(job.clone()), selectivity));
+            helper.send(HelperCommand::Search(Box::new(job.clone()), selectivity));
         }
         self.busy = true;
     }
@@ -166,20 +166,20 @@ impl HelperPool {
 
     /// Makes every helper forget what its searches taught.
     pub(super) fn new_game(&mut self) {
-        self.broadcast(|| Command::NewGame);
+        self.broadcast(|| HelperCommand::NewGame);
     }
 
     /// Gives every helper these tablebases.
     pub(super) fn set_tablebases(&mut self, tables: &Option<Syzygy>) {
-        self.broadcast(|| Command::SetTablebases(tables.clone()));
+        self.broadcast(|| HelperCommand::SetTablebases(tables.clone()));
     }
 
     /// Makes every helper evaluate with `evaluation`.
     pub(super) fn set_evaluation(&mut self, evaluation: &Evaluation) {
-        self.broadcast(|| Command::SetEvaluation(evaluation.clone()));
+        self.broadcast(|| HelperCommand::SetEvaluation(evaluation.clone()));
     }
 
-    fn broadcast(&mut self, command: impl Fn() -> Command) {
+    fn broadcast(&mut self, command: impl Fn() -> HelperCommand) {
         self.settle();
         self.helpers.iter().for_each(|helper| helper.send(command()));
         self.helpers.iter().for_each(Helper::wait);

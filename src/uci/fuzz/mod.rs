@@ -27,7 +27,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError};
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::output::Writer;
-use super::parse::{Command, GoCommand};
+use super::parse::{GoCommand, UciCommand};
 use super::read_command;
 use super::session::Session;
 use crate::engine::memory;
@@ -51,7 +51,7 @@ const RECENT_LINES: usize = 20;
 /// The most characters of a line a finding quotes.
 const QUOTED_CHARS: usize = 200;
 /// Progress is reported every this many lines.
-pub const PROGRESS_EVERY: u64 = 100_000;
+pub const PROGRESS_LINES: u64 = 100_000;
 /// The process's peak memory is read every this many lines, so that a peak is placed
 /// among the recent lines it quotes.
 const MEMORY_CHECK_EVERY: u64 = 16;
@@ -144,7 +144,7 @@ impl fmt::Display for Finding {
 }
 
 /// Feeds `settings.lines` generated lines to an engine, checking it after each command;
-/// `progress` sees the report every [`PROGRESS_EVERY`] lines. The first failed check ends
+/// `progress` sees the report every [`PROGRESS_LINES`] lines. The first failed check ends
 /// the run.
 pub fn run(settings: &FuzzSettings, progress: &mut dyn FnMut(&FuzzReport)) -> Result<FuzzReport, Box<Finding>> {
     let finding = |line, problem| Box::new(Finding { seed: settings.seed, line, problem, recent: Vec::new() });
@@ -166,7 +166,7 @@ pub fn run(settings: &FuzzSettings, progress: &mut dyn FnMut(&FuzzReport)) -> Re
         if number % MEMORY_CHECK_EVERY == 0 {
             driver.note_memory(number);
         }
-        if number % PROGRESS_EVERY == 0 {
+        if number % PROGRESS_LINES == 0 {
             driver.report.elapsed = start.elapsed();
             progress(&driver.report);
         }
@@ -205,7 +205,7 @@ impl Watch {
 
 /// Where output is checked, which decides what besides UCI lines may come.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Context {
+enum FuzzContext {
     /// The answer to `d` or `eval`: text for people.
     Display,
     /// Anything else.
@@ -295,13 +295,13 @@ impl Driver {
             self.report.commands += 1;
             self.command(command, arrived)?;
         }
-        let ready = self.command(Command::IsReady, Instant::now())?;
+        let ready = self.command(UciCommand::IsReady, Instant::now())?;
         if ready != ["readyok"] {
             return Err(format!("isready was answered {ready:?}"));
         }
         if self.search.is_some() || self.perft.is_some() {
             if self.stop_in == 0 {
-                self.command(Command::Stop, Instant::now())?;
+                self.command(UciCommand::Stop, Instant::now())?;
                 self.await_answer()?;
             } else {
                 self.stop_in -= 1;
@@ -311,7 +311,7 @@ impl Driver {
     }
 
     /// Carries out one command and checks what it did; returns the lines it printed.
-    fn command(&mut self, command: Command, arrived: Instant) -> Result<Vec<String>, String> {
+    fn command(&mut self, command: UciCommand, arrived: Instant) -> Result<Vec<String>, String> {
         let engine = self.session().engine();
         let before = Snapshot::of(engine);
         let was_busy = engine.is_busy();
@@ -323,10 +323,13 @@ impl Driver {
         if !handled {
             return self.quit().map(|()| Vec::new());
         }
-        let context =
-            if matches!(command, Command::Display | Command::Eval) { Context::Display } else { Context::Protocol };
+        let context = if matches!(command, UciCommand::Display | UciCommand::Eval) {
+            FuzzContext::Display
+        } else {
+            FuzzContext::Protocol
+        };
         let printed = self.check_output(context)?;
-        if matches!(command, Command::Go(_)) && !was_busy {
+        if matches!(command, UciCommand::Go(_)) && !was_busy {
             let started = self.session().engine().is_busy();
             if !started && (self.search.is_some() || self.perft.is_some()) {
                 return Err("go neither started a search nor answered".to_string());
@@ -338,9 +341,9 @@ impl Driver {
     }
 
     /// Notes what `command` will start or end, before it runs.
-    fn expect(&mut self, command: &Command, was_busy: bool, position: Chess) -> Result<(), String> {
+    fn expect(&mut self, command: &UciCommand, was_busy: bool, position: Chess) -> Result<(), String> {
         match command {
-            Command::Go(go) if !was_busy => {
+            UciCommand::Go(go) if !was_busy => {
                 if self.search.is_some() || self.perft.is_some() {
                     return Err("the last search or perft ended without its answer".to_string());
                 }
@@ -350,12 +353,12 @@ impl Driver {
                 }
                 self.stop_in = self.random.below(MAX_LINES_BEFORE_STOP + 1);
             }
-            Command::Stop => {
+            UciCommand::Stop => {
                 if let Some(watch) = &mut self.search {
                     watch.held = false;
                 }
             }
-            Command::PonderHit => {
+            UciCommand::PonderHit => {
                 if let Some(watch) = self.search.as_mut().filter(|watch| watch.pondering) {
                     watch.pondering = false;
                     watch.held = watch.infinite;
@@ -369,7 +372,7 @@ impl Driver {
     /// Checks the engine's state after `command`, which printed `printed`: a refused
     /// command changed nothing, and neither did a command that changes nothing by nature;
     /// `setoption` gave the option table's settings, `position` the game it named.
-    fn check_state(&mut self, command: &Command, before: &Snapshot, printed: &[String]) -> Result<(), String> {
+    fn check_state(&mut self, command: &UciCommand, before: &Snapshot, printed: &[String]) -> Result<(), String> {
         let after = Snapshot::of(self.session().engine());
         let refused = printed.iter().any(|line| checks::is_refusal(line));
         if refused {
@@ -381,7 +384,7 @@ impl Driver {
         };
         match command {
             _ if refused => unchanged(),
-            Command::SetOption { name, value } => {
+            UciCommand::SetOption { name, value } => {
                 let settings = match options::find(name).map(|option| option.apply(&before.settings, value)) {
                     None | Some(Err(_)) => return Err(format!("{command:?} was taken: {printed:?}")),
                     Some(Ok(OptionChange::Press(_))) => before.settings.clone(),
@@ -397,11 +400,11 @@ impl Driver {
                     false => Err(format!("{command:?} gave other settings: {}", expected.changes(&after))),
                 }
             }
-            Command::Position { moves, .. } if after.game_length() != moves.len() => {
+            UciCommand::Position { moves, .. } if after.game_length() != moves.len() => {
                 Err(format!("{command:?} was taken with {} moves", after.game_length()))
             }
-            Command::Position { .. } | Command::NewGame if after.settings == before.settings => Ok(()),
-            Command::Position { .. } | Command::NewGame => Err(format!("{command:?} changed the settings")),
+            UciCommand::Position { .. } | UciCommand::NewGame if after.settings == before.settings => Ok(()),
+            UciCommand::Position { .. } | UciCommand::NewGame => Err(format!("{command:?} changed the settings")),
             _ => unchanged(),
         }
     }
@@ -411,7 +414,7 @@ impl Driver {
         while let Ok(event) = self.events.try_recv() {
             self.session().on_event(event);
         }
-        self.check_output(Context::Protocol).map(drop)
+        self.check_output(FuzzContext::Protocol).map(drop)
     }
 
     /// Waits for the running search or perft to answer.
@@ -426,7 +429,7 @@ impl Driver {
                 Err(RecvTimeoutError::Timeout) => return Err(format!("no answer {ANSWER_TIMEOUT:?} after stop")),
                 Err(RecvTimeoutError::Disconnected) => return Err("the search thread has ended".to_string()),
             }
-            self.check_output(Context::Protocol)?;
+            self.check_output(FuzzContext::Protocol)?;
         }
         Ok(())
     }
@@ -439,7 +442,7 @@ impl Driver {
         let session = self.session.take().expect("a session runs between commands");
         catch_unwind(AssertUnwindSafe(|| session.quit()))
             .map_err(|panic| format!("quit panicked: {}", panic_text(panic.as_ref())))?;
-        self.check_output(Context::Protocol)?;
+        self.check_output(FuzzContext::Protocol)?;
         if self.search.is_some() {
             return Err("quit during a search sent no bestmove".to_string());
         }
@@ -455,16 +458,16 @@ impl Driver {
     /// Ends the run: stops what still runs and quits the engine.
     fn finish(&mut self) -> Result<(), String> {
         if self.search.is_some() || self.perft.is_some() {
-            self.command(Command::Stop, Instant::now())?;
+            self.command(UciCommand::Stop, Instant::now())?;
             self.await_answer()?;
         }
         let session = self.session.take().expect("a session runs between commands");
         session.quit();
-        self.check_output(Context::Protocol).map(drop)
+        self.check_output(FuzzContext::Protocol).map(drop)
     }
 
     /// Takes the lines printed since the last look and checks them in `context`.
-    fn check_output(&mut self, context: Context) -> Result<Vec<String>, String> {
+    fn check_output(&mut self, context: FuzzContext) -> Result<Vec<String>, String> {
         let bytes = std::mem::take(&mut *self.sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
         let text = String::from_utf8(bytes).map_err(|e| format!("the engine printed invalid UTF-8: {e}"))?;
         let lines: Vec<String> = text.lines().map(str::to_string).collect();
@@ -476,8 +479,8 @@ impl Driver {
     }
 
     /// Checks one printed line, `previous` the line before it in the same output.
-    fn check_line(&mut self, line: &str, previous: Option<&str>, context: Context) -> Result<(), String> {
-        if context == Context::Display {
+    fn check_line(&mut self, line: &str, previous: Option<&str>, context: FuzzContext) -> Result<(), String> {
+        if context == FuzzContext::Display {
             return Ok(());
         }
         if let Some(position) = self.perft.clone().filter(|_| !checks::is_uci_line(line)) {

@@ -1,6 +1,6 @@
 //! The self-play data format: whole games, a few bytes a position.
 //!
-//! A file starts with [`MAGIC`] and holds games one after another. A game is its start
+//! A file starts with [`GAME_MAGIC`] and holds games one after another. A game is its start
 //! position as FEN (a length byte and the text), its ply count (u16), then per ply the
 //! move played (a [`MoveCode`], u16) and the search's score for the side to move (i16),
 //! then the result (u8: 0 Black won, 1 draw, 2 White won). All numbers little-endian.
@@ -14,7 +14,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 use crate::moves::{MoveCode, decode};
 
 /// The first bytes of every data file (the format's version is its last character).
-pub const MAGIC: [u8; 8] = *b"HRRGAME1";
+pub const GAME_MAGIC: [u8; 8] = *b"HRRGAME1";
 
 /// How a game ended, from White's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,14 +128,14 @@ fn invalid(what: &str) -> io::Error {
 
 /// Writes the file header.
 pub fn write_header(out: &mut impl Write) -> io::Result<()> {
-    out.write_all(&MAGIC)
+    out.write_all(&GAME_MAGIC)
 }
 
 /// Reads and checks the file header.
 pub fn read_header(input: &mut impl Read) -> io::Result<()> {
     let mut magic = [0u8; 8];
     input.read_exact(&mut magic)?;
-    if magic == MAGIC { Ok(()) } else { Err(invalid("not a Harrier game file (bad magic)")) }
+    if magic == GAME_MAGIC { Ok(()) } else { Err(invalid("not a Harrier game file (bad magic)")) }
 }
 
 /// Reads every game of a data file's contents. An error names the game and the byte at
@@ -201,7 +201,7 @@ mod tests {
         let replayed: Vec<i16> = games[0].positions().map(|(_, _, score)| score).collect();
         assert_eq!(replayed, vec![-20, 31, -25]);
         let cut = read_games(&bytes[..bytes.len() - 1]).unwrap_err().to_string();
-        let second = bytes.len() / 2 + MAGIC.len() / 2;
+        let second = bytes.len() / 2 + GAME_MAGIC.len() / 2;
         assert_eq!(cut, format!("game 2 at byte {second}: cut short"));
         assert!(read_games(&b"HRRGAME0"[..]).is_err(), "another version is refused");
     }

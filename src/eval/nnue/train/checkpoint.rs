@@ -1,7 +1,7 @@
 //! The trainer's float checkpoint: what `--resume` needs to carry on a run where it
 //! stopped.
 //!
-//! Layout (little-endian): [`MAGIC`], the hidden size (u32), the output buckets (u32), the
+//! Layout (little-endian): [`CHECKPOINT_MAGIC`], the hidden size (u32), the output buckets (u32), the
 //! epochs done (u32), the seed (u64), the optimiser's step count (u64); the parameters,
 //! then the optimiser's mean and squared-gradient moments (f32 each,
 //! [`super::model::Layout`] order); then a checksum (u64) of everything before it.
@@ -10,15 +10,12 @@ use std::path::Path;
 
 use super::adamw::AdamW;
 use super::model::{Layout, Model};
-use crate::eval::nnue::file::{check_bucket_count, checksum};
+use crate::eval::nnue::file::{MAX_FILE_HIDDEN, check_bucket_count, checksum};
 
 /// The first bytes of a checkpoint file.
-pub const MAGIC: [u8; 8] = *b"HRRCKPT2";
+pub const CHECKPOINT_MAGIC: [u8; 8] = *b"HRRCKPT2";
 /// Bytes before the parameters.
-const HEADER_BYTES: usize = 36;
-/// The widest hidden layer a checkpoint may claim, so a damaged size cannot ask for a
-/// huge buffer.
-const MAX_HIDDEN: usize = 1 << 16;
+const CHECKPOINT_HEADER_BYTES: usize = 36;
 
 /// A run's state after some epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,8 +34,8 @@ impl Checkpoint {
     /// The checkpoint file's contents.
     pub fn to_bytes(&self) -> Vec<u8> {
         let (mean, square, steps) = self.adam.state();
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + 12 * self.model.params().len() + 8);
-        bytes.extend_from_slice(&MAGIC);
+        let mut bytes = Vec::with_capacity(CHECKPOINT_HEADER_BYTES + 12 * self.model.params().len() + 8);
+        bytes.extend_from_slice(&CHECKPOINT_MAGIC);
         bytes.extend_from_slice(&(self.model.hidden() as u32).to_le_bytes());
         bytes.extend_from_slice(&(self.model.buckets() as u32).to_le_bytes());
         bytes.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
@@ -53,10 +50,10 @@ impl Checkpoint {
 
     /// Reads a checkpoint file's contents; a damaged or cut file is an error.
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
-        if bytes.len() < HEADER_BYTES + 8 {
+        if bytes.len() < CHECKPOINT_HEADER_BYTES + 8 {
             return Err(format!("{} bytes, too short for a checkpoint", bytes.len()));
         }
-        if bytes[..8] != MAGIC {
+        if bytes[..8] != CHECKPOINT_MAGIC {
             return Err("not a Harrier training checkpoint (bad magic)".to_string());
         }
         let word = |offset: usize| {
@@ -64,13 +61,13 @@ impl Checkpoint {
         };
         let long = |offset: usize| u64::from(word(offset)) | u64::from(word(offset + 4)) << 32;
         let hidden = word(8) as usize;
-        if hidden == 0 || hidden > MAX_HIDDEN {
+        if hidden == 0 || hidden > MAX_FILE_HIDDEN {
             return Err(format!("a hidden size of {hidden} is not a network"));
         }
         let buckets = word(12) as usize;
         check_bucket_count(buckets)?;
         let parameters = Layout::new(hidden, buckets).parameters();
-        let expected = HEADER_BYTES + 12 * parameters + 8;
+        let expected = CHECKPOINT_HEADER_BYTES + 12 * parameters + 8;
         if bytes.len() != expected {
             return Err(format!(
                 "{} bytes, a checkpoint of a network {hidden} wide with {buckets} output buckets has {expected}",
@@ -82,7 +79,7 @@ impl Checkpoint {
             return Err("the checkpoint does not match its checksum (a damaged file)".to_string());
         }
         let floats = |group: usize| -> Vec<f32> {
-            body[HEADER_BYTES + 4 * parameters * group..][..4 * parameters]
+            body[CHECKPOINT_HEADER_BYTES + 4 * parameters * group..][..4 * parameters]
                 .chunks_exact(4)
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                 .collect()
@@ -129,7 +126,7 @@ mod tests {
         let saved = checkpoint();
         let bytes = saved.to_bytes();
         assert_eq!(Checkpoint::from_bytes(&bytes), Ok(saved));
-        for cut in [0, 20, HEADER_BYTES + 8, bytes.len() - 1] {
+        for cut in [0, 20, CHECKPOINT_HEADER_BYTES + 8, bytes.len() - 1] {
             assert!(Checkpoint::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
         }
         for offset in (0..bytes.len()).step_by(101) {

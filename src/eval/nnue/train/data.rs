@@ -10,11 +10,8 @@ use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 use crate::eval::nnue::data::format::read_games;
 use crate::eval::nnue::data::manifest::{self, Row, sha256_hex};
 use crate::eval::nnue::data::training_positions;
-use crate::eval::nnue::{EVAL_SCALE, feature_index, file::checksum};
+use crate::eval::nnue::{EVAL_SCALE, MAX_PIECES, feature_index, file::checksum};
 use crate::random::{GOLDEN_GAMMA, SplitMix, mix};
-
-/// Pieces a sample holds: those of a legal position.
-pub const MAX_PIECES: usize = 32;
 
 /// A position with its label, packed: the occupied squares, and the piece on each of them
 /// in square order, four bits a piece.

@@ -5,7 +5,7 @@
 //! iterator closures, which may be compiled apart from the AVX2 copy that calls them.
 
 /// Lanes kept in registers at a time: 8 SSE or 4 AVX registers.
-const BLOCK: usize = 32;
+const REGISTER_LANES: usize = 32;
 /// Interleaved partial sums of a dot product (a float sum in one chain would wait on
 /// each addition).
 const PARTIAL_SUMS: usize = 8;
@@ -14,17 +14,17 @@ const PARTIAL_SUMS: usize = 8;
 #[inline(always)]
 pub fn accumulate(acc: &mut [f32], bias: &[f32], rows: &[f32], features: &[u16]) {
     let hidden = bias.len();
-    let whole = hidden - hidden % BLOCK;
-    for start in (0..whole).step_by(BLOCK) {
-        let mut block = [0.0; BLOCK];
-        block.copy_from_slice(&bias[start..start + BLOCK]);
+    let whole = hidden - hidden % REGISTER_LANES;
+    for start in (0..whole).step_by(REGISTER_LANES) {
+        let mut block = [0.0; REGISTER_LANES];
+        block.copy_from_slice(&bias[start..start + REGISTER_LANES]);
         for &feature in features {
-            let row = &rows[usize::from(feature) * hidden + start..][..BLOCK];
-            for lane in 0..BLOCK {
+            let row = &rows[usize::from(feature) * hidden + start..][..REGISTER_LANES];
+            for lane in 0..REGISTER_LANES {
                 block[lane] += row[lane];
             }
         }
-        acc[start..start + BLOCK].copy_from_slice(&block);
+        acc[start..start + REGISTER_LANES].copy_from_slice(&block);
     }
     for lane in whole..hidden {
         acc[lane] = bias[lane];
@@ -38,13 +38,13 @@ pub fn accumulate(acc: &mut [f32], bias: &[f32], rows: &[f32], features: &[u16])
 #[inline(always)]
 pub fn scatter(rows: &mut [f32], delta: &[f32], features: &[u16]) {
     let hidden = delta.len();
-    let whole = hidden - hidden % BLOCK;
-    for start in (0..whole).step_by(BLOCK) {
-        let mut block = [0.0; BLOCK];
-        block.copy_from_slice(&delta[start..start + BLOCK]);
+    let whole = hidden - hidden % REGISTER_LANES;
+    for start in (0..whole).step_by(REGISTER_LANES) {
+        let mut block = [0.0; REGISTER_LANES];
+        block.copy_from_slice(&delta[start..start + REGISTER_LANES]);
         for &feature in features {
-            let row = &mut rows[usize::from(feature) * hidden + start..][..BLOCK];
-            for lane in 0..BLOCK {
+            let row = &mut rows[usize::from(feature) * hidden + start..][..REGISTER_LANES];
+            for lane in 0..REGISTER_LANES {
                 row[lane] += block[lane];
             }
         }

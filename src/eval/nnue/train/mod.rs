@@ -193,7 +193,7 @@ impl Trainer {
 
 /// What a run did.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
+pub struct TrainingSummary {
     /// Epochs trained in this run.
     pub epochs: usize,
     /// The last epoch's number (counting those of a resumed checkpoint).
@@ -214,7 +214,7 @@ pub struct Summary {
     pub out: PathBuf,
 }
 
-impl fmt::Display for Summary {
+impl fmt::Display for TrainingSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -237,7 +237,7 @@ impl fmt::Display for Summary {
 
 /// Runs `harrier train`: loads the data, trains, writes the network and the checkpoint
 /// after every epoch; `progress` gets a line per epoch.
-pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<Summary, String> {
+pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<TrainingSummary, String> {
     settings.check()?;
     let start = Instant::now();
     let plan = settings.plan;
@@ -266,7 +266,7 @@ pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<Summary,
     if let Err(reason) = check_shape(settings.hidden) {
         progress(&reason);
     }
-    let mut summary = Summary {
+    let mut summary = TrainingSummary {
         epochs: 0,
         last_epoch: trainer.epochs_done,
         positions: (data.training.len(), data.validation.len()),
