@@ -3,7 +3,7 @@
 #   make test         everything CI runs: format check, clippy, all tests in release mode
 #   make bench        the functional signature: <nodes> nodes <nps> nps
 #   make native       a build for this machine's CPU only: target/native/release/harrier
-#   make lichess-test games through python-chess as lichess-bot plays them (README, lichess-bot);
+#   make lichess-test games through python-chess as lichess-bot plays them (docs/lichess-bot.md);
 #                     installs python-chess and PyYAML into target/lichess-venv the first time
 #   make stress       random options and commands, then fast games in every search mode; any fault
 #                     fails it (sizes: STRESS_* below; uses the same venv)
