@@ -23,7 +23,7 @@ const MAX_HIDDEN: usize = 1 << 16;
 /// A run's state after some epochs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
-    /// The network.
+    /// The float network as the last finished epoch left it.
     pub model: Model,
     /// The optimiser's moments.
     pub adam: AdamW,
