@@ -3,7 +3,7 @@
 #   make test         everything CI runs: format check, clippy, all tests in release mode
 #   make bench        the functional signature: <nodes> nodes <nps> nps
 #   make native       a build for this machine's CPU only: target/native/release/harrier
-#   make lichess-test games through python-chess as lichess-bot plays them (README, lichess-bot);
+#   make lichess-test games through python-chess as lichess-bot plays them (docs/lichess-bot.md);
 #                     installs python-chess and PyYAML into target/lichess-venv the first time
 #   make stress       random options and commands, then fast games in every search mode; any fault
 #                     fails it (sizes: STRESS_* below; uses the same venv)
@@ -57,7 +57,7 @@ clean:
 # STRESS_GAMES_PONDER games at 5+0.05 with both sides pondering, half of them on 2 threads
 # (tools/games.py); it prints the faults per mode and clock and fails on any. Openings:
 # STRESS_BOOK (EPD or FEN) or random plies. The binary is copied first, so that a rebuild
-# during the run does not change the engine under test. The issue's full run (hours):
+# during the run does not change the engine under test. The full-size run (hours):
 #   make stress STRESS_ROUNDS=200 STRESS_GAMES_FAST=500 STRESS_GAMES_PONDER=200
 STRESS_ROUNDS ?= 20
 STRESS_GAMES_FAST ?= 4

@@ -1,9 +1,9 @@
 //! Compact move codes and move text.
 //!
-//! The transposition table, the killer slots and (later) the bandwidth tree store moves as
-//! 16-bit codes instead of shakmaty's 5-byte `Move`; a code is turned back into a move by
-//! building the one move it can mean in the position it belongs to and checking that
-//! move's legality.
+//! The transposition table, the move-ordering tables, the bandwidth tree's nodes and the
+//! training data store moves as 16-bit codes instead of shakmaty's 5-byte `Move`; a code
+//! is turned back into a move by building the one move it can mean in the position it
+//! belongs to and checking that move's legality.
 
 use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square, uci::UciMove};
 

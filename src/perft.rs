@@ -55,7 +55,7 @@ pub fn perft_until(pos: &Chess, depth: u32, stop: &dyn Fn() -> bool) -> Option<u
 /// One line of a perft suite: a FEN and the expected counts by depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerftCase {
-    /// The position.
+    /// The position as FEN (standard or Shredder-FEN).
     pub fen: String,
     /// `(depth, nodes)` pairs.
     pub counts: Vec<(u32, u64)>,

@@ -3,7 +3,7 @@
 15.1's own `UCI_Elo`, and fits the table ELO_SKILL_TENTHS of src/search/level.rs (docs/levels.md).
 
 Harrier plays with `UCI_LimitStrength` true at each `--elo` value (default 1400, 1800 and
-2200, the issue's check) against Stockfish with `UCI_LimitStrength` at the same `UCI_Elo`
+2200, the values of the level check) against Stockfish with `UCI_LimitStrength` at the same `UCI_Elo`
 (where Stockfish offers it, 1350 to 2850) and against every `--ladder` value within
 `--window` Elo of it, `--games` games each (colour-swapped pairs, tools/games.py) at
 `--tc` (default 10+0.1), one thread and 16 MB of hash each. Each match is appended to
@@ -32,8 +32,8 @@ usage: tools/calibrate_levels.py [--engine target/release/harrier] [--opt NAME=V
            [--patch src/search/level.rs]
 The full calibration (docs/levels.md): --elo 1000,1400,1800,2200,2600,2850 --ladder
 1350,1700,2100,2500,2850 --games 100 --openings <book>. Prints each match, the measured
-table, the issue's check (|Elo| <= 100 against the same UCI_Elo over >= 100 games) and the
-fitted table; --write puts the Rust constant in a file, --patch replaces it in a level.rs.
+table, the level check (|Elo| <= 100 against Stockfish at the same UCI_Elo over >= 100
+games) and the fitted table; --write puts the Rust constant in a file, --patch replaces it in a level.rs.
 Needs python-chess.
 """
 
@@ -316,7 +316,7 @@ def main():
         value, error = elo_and_error(group)
         n = sum(sum(r["wdl"]) for r in group)
         print(f"{elo:>7} {tenths:>6}  {anchor:<26} {n:>5}  {value:+.0f} +/- {error:.0f}")
-    print("\nthe issue's check, against Stockfish at the same UCI_Elo (|Elo| <= 100 over >= 100 games):")
+    print("\nthe level check: |Elo| <= 100 against Stockfish at the same UCI_Elo over >= 100 games:")
     for elo in CHECK_ELOS:
         same = [r for r in records if r["uci_elo"] == elo and r["anchor_elo"] == elo]
         if not same:

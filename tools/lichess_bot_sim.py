@@ -4,8 +4,8 @@
 lichess depends on.
 
 As lichess-bot does, every game starts a fresh engine process with
-`SimpleEngine.popen_uci`, sets the `uci_options` of the README's lichess-bot block with
-`configure` (python-chess rejects names and values the engine does not declare), sends
+`SimpleEngine.popen_uci`, sets the `uci_options` of docs/lichess-bot.md's configuration
+with `configure` (python-chess rejects names and values the engine does not declare), sends
 `UCI_Opponent`, plays each side's first move under `Limit(time=...)` without pondering,
 then every move under the real clocks less the time lichess-bot itself took and its own
 `move_overhead` (`Limit(white_clock=..., black_clock=..., white_inc=..., black_inc=...)`),
@@ -23,7 +23,7 @@ game from a drawn ending; then one standard game in each mode where the bot star
 1 s, as late in a bullet game. The opponent accepts every draw the bot offers. A game ends
 by the rules, by a draw agreement or after MAX_PLIES plies (adjudicated, no result).
 
-Checked: the README block configures the engine (and so does lichess-bot's default
+Checked: docs/lichess-bot.md's configuration configures the engine (and so does lichess-bot's default
 `uci_options` block); every move is legal; the engine never dies and answers every move in
 time (a watchdog kills it otherwise); the bot's clock, charged with the time from the
 opponent's move to the bot's bestmove plus a simulated network lag, never runs out, and the
@@ -33,9 +33,9 @@ every move carries a score (lichess-bot's draw and resign decisions read it); py
 logged no warning or error apart from `info` lines outside a search; the engine exits with
 status 0.
 
-usage: tools/lichess_bot_sim.py [--engine target/release/harrier] [--readme README.md]
+usage: tools/lichess_bot_sim.py [--engine target/release/harrier] [--guide docs/lichess-bot.md]
        [--seed N] [--game N] [--transcript FILE [--transcript-game N]]
-$HARRIER_SYZYGY_PATH, if set, replaces the README block's placeholder SyzygyPath.
+$HARRIER_SYZYGY_PATH, if set, replaces the configuration's placeholder SyzygyPath.
 Needs python-chess and PyYAML; `make lichess-test` installs both in target/lichess-venv and
 runs this. Prints one line per game, then 'N passed, N failed'; exits 1 on any failure.
 """
@@ -147,33 +147,32 @@ class EngineLog(logging.Handler):
 LOG = EngineLog()
 
 
-def readme_config(path):
-    """The lichess-bot `config.yml` keys of the README's lichess-bot section, checked."""
-    with open(path, encoding="utf-8") as readme:
-        text = readme.read()
-    section = text.split("\n## lichess-bot\n", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```yaml\n(.*?)```", section, re.DOTALL)
+def guide_config(path):
+    """The lichess-bot `config.yml` keys of the guide's `yaml` blocks, checked."""
+    with open(path, encoding="utf-8") as guide:
+        text = guide.read()
+    blocks = re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)
     config = {}
     for block in blocks:
         config.update(yaml.safe_load(block))
     engine = config["engine"]
     for key, value in (("protocol", "uci"), ("ponder", True), ("working_dir", "")):
-        assert engine.get(key) == value, f"README: engine.{key} is {engine.get(key)!r}, not {value!r}"
-    assert engine.get("name") and engine.get("dir"), "README: engine.dir and engine.name missing"
-    assert not engine.get("engine_options"), "README: engine.engine_options must stay empty"
+        assert engine.get(key) == value, f"{path}: engine.{key} is {engine.get(key)!r}, not {value!r}"
+    assert engine.get("name") and engine.get("dir"), f"{path}: engine.dir and engine.name missing"
+    assert not engine.get("engine_options"), f"{path}: engine.engine_options must stay empty"
     options = engine["uci_options"]
     for name in ("Threads", "Hash", "Move Overhead", "SyzygyPath"):
-        assert name in options, f"README: uci_options lacks {name}"
+        assert name in options, f"{path}: uci_options lacks {name}"
     variants = config["challenge"]["variants"]
-    assert {"standard", "fromPosition", "chess960"} <= set(variants), f"README: variants {variants}"
+    assert {"standard", "fromPosition", "chess960"} <= set(variants), f"{path}: variants {variants}"
     return options
 
 
-def lichess_bot_options(readme_options):
-    """The README's uci_options as lichess-bot sends them: managed options dropped; the
+def lichess_bot_options(guide_options):
+    """The guide's uci_options as lichess-bot sends them: managed options dropped; the
     placeholder SyzygyPath replaced by $HARRIER_SYZYGY_PATH or left out."""
     options = {
-        k: v for k, v in readme_options.items() if not chess.engine.Option(k, "", None, None, None, None).is_managed()
+        k: v for k, v in guide_options.items() if not chess.engine.Option(k, "", None, None, None, None).is_managed()
     }
     tables = os.environ.get("HARRIER_SYZYGY_PATH")
     if tables:
@@ -253,7 +252,7 @@ class Simulation:
     def __init__(self, args):
         self.args = args
         self.rng = random.Random(args.seed)
-        self.options = lichess_bot_options(readme_config(args.readme))
+        self.options = lichess_bot_options(guide_config(args.guide))
         self.failures = []
         self.ponder = [0, 0]  # hits, misses
 
@@ -439,7 +438,7 @@ class Simulation:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", default="target/release/harrier")
-    parser.add_argument("--readme", default="README.md")
+    parser.add_argument("--guide", default="docs/lichess-bot.md", help="the page with the config.yml blocks")
     parser.add_argument("--transcript", help="write the UCI lines of one game here")
     parser.add_argument("--transcript-game", type=int, default=1, help="which game (from 1)")
     parser.add_argument("--seed", type=int, default=1)

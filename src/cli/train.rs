@@ -16,7 +16,7 @@ pub struct Train {
     /// The network written after every epoch; the checkpoint goes beside it
     #[arg(long, value_name = "FILE", default_value = train::DEFAULT_OUT)]
     out: PathBuf,
-    /// Lanes per accumulator (the engine loads only its own size)
+    /// Lanes per accumulator (the engine loads multiples of 64 up to 2048)
     #[arg(long, default_value_t = DEFAULT_HIDDEN)]
     hidden: usize,
     /// Output buckets, chosen by the number of pieces

@@ -75,7 +75,8 @@ struct RunningSearch {
     tablebase: Option<(i32, u64)>,
 }
 
-/// The controller.
+/// The engine controller: the game, the options, the search thread and the task under way.
+/// The front end calls its methods for each command and each search thread event.
 pub struct Engine {
     out: Box<dyn Output>,
     signals: Arc<Signals>,

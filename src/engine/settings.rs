@@ -29,7 +29,7 @@ pub struct Settings {
     pub ponder: bool,
     /// Reserve per move for communication delays, in ms.
     pub move_overhead_ms: u64,
-    /// The searcher.
+    /// Which searcher plays (`SearchMode`).
     pub search_mode: SearchMode,
     /// Chess960 castling in FENs and move text.
     pub chess960: bool,

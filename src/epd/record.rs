@@ -16,7 +16,7 @@ pub const MAX_POINTS: u32 = 10;
 /// One EPD record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EpdRecord {
-    /// The position.
+    /// The position to search, from the record's four FEN fields.
     pub position: Chess,
     /// Moves of which one must be played (`bm`).
     pub best: Vec<Move>,

@@ -322,7 +322,7 @@ pub enum Progress {
     CurrentMove {
         /// Current depth.
         depth: u32,
-        /// The move.
+        /// The move (UCI `currmove`).
         mv: Move,
         /// Its 1-based number in the root move order.
         number: u32,

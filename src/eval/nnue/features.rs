@@ -6,7 +6,7 @@ use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 /// A piece on a square: one input per perspective.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Feature {
-    /// The piece.
+    /// Its colour and role.
     pub piece: Piece,
     /// Where it stands.
     pub square: Square,

@@ -22,7 +22,7 @@ impl AccumulatorStack {
         AccumulatorStack { plies: vec![empty; plies].into_boxed_slice(), net }
     }
 
-    /// The network.
+    /// The network whose accumulators these are.
     pub fn network(&self) -> &Arc<Network> {
         &self.net
     }

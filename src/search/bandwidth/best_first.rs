@@ -206,12 +206,12 @@ impl<G: GameTree> BestFirst<G> {
         !self.root_moves.is_empty()
     }
 
-    /// The tree.
+    /// The node arena the search grows.
     pub fn tree(&self) -> &Tree {
         &self.tree
     }
 
-    /// The game.
+    /// The game the tree is searched in: its moves, tip values and draw rules.
     pub fn game(&self) -> &G {
         &self.game
     }
@@ -226,7 +226,7 @@ impl<G: GameTree> BestFirst<G> {
         &self.root_pos
     }
 
-    /// The settings.
+    /// The style, band, depth penalty and tip probe depth the search runs with.
     pub fn params(&self) -> &BandwidthParams {
         &self.params
     }

@@ -22,7 +22,7 @@ use super::tip_cache::TipCache;
 /// A position with its zobrist key.
 #[derive(Clone, Debug)]
 pub struct ChessPos {
-    /// The position.
+    /// The board, side to move, castling rights and en-passant square.
     pub pos: Chess,
     /// The zobrist key of `pos` ([`key_of`]).
     pub key: u64,

@@ -122,7 +122,7 @@ impl Bandwidth {
         })
     }
 
-    /// The settings.
+    /// The style, band, depth penalty and tip probe depth the search runs with.
     pub fn params(&self) -> &BandwidthParams {
         self.searcher.params()
     }
@@ -160,7 +160,7 @@ impl Bandwidth {
         result
     }
 
-    /// The tree.
+    /// The node arena of the tree kept between searches.
     pub fn tree(&self) -> &Tree {
         self.searcher.tree()
     }

@@ -195,12 +195,6 @@ impl Default for BandwidthParams {
 }
 
 impl BandwidthParams {
-    /// True when the band is so wide that nothing is ever dropped.
-    #[inline]
-    pub fn unlimited_band(&self) -> bool {
-        self.band >= MAX_BAND
-    }
-
     /// The depth penalty the style applies. Harris's g' offsets the uneven depth of his
     /// shallow-probed tips; the hybrid's tip probes reach at least the root's horizon, so
     /// it compares plain values.

@@ -313,7 +313,7 @@ impl Tree {
         self.live = 1;
     }
 
-    /// The root.
+    /// The root's id: 0 after a reset, any node after re-rooting or compaction.
     #[inline]
     pub fn root(&self) -> NodeId {
         self.root

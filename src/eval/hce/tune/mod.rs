@@ -24,7 +24,7 @@ const K_STEPS: usize = 40;
 /// Every weight as (middlegame, endgame) reals, in the flat order of the trace.
 #[derive(Clone, Debug)]
 pub struct RealWeights {
-    /// The weights.
+    /// One (middlegame, endgame) pair per entry of every term, in centipawns.
     pub weights: Vec<[f64; 2]>,
 }
 
@@ -265,7 +265,7 @@ pub const DEFAULT_EPOCHS: usize = 2000;
 /// `harrier tune`'s default [`Schedule::rate`], in centipawns.
 pub const DEFAULT_RATE: f64 = 1.0;
 /// Where `harrier tune` writes the weight file by default: in the current directory, not
-/// over the engine's own `src/eval/weights.rs`.
+/// over the engine's own `src/eval/hce/weights.rs`.
 pub const DEFAULT_OUT: &str = "weights.rs";
 
 /// Loads `text`, fits K and the weights, reports the loss before and after on stderr and

@@ -1,4 +1,4 @@
-//! Writes tuned weights as the Rust source of `src/eval/weights.rs`.
+//! Writes tuned weights as the Rust source of `src/eval/hce/weights.rs`.
 
 use std::fmt::Write;
 

@@ -20,7 +20,7 @@ const CHECKPOINT_HEADER_BYTES: usize = 36;
 /// A run's state after some epochs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
-    /// The network.
+    /// The float network as the last finished epoch left it.
     pub model: Model,
     /// The optimiser's moments.
     pub adam: AdamW,

@@ -137,7 +137,7 @@ pub fn checkpoint_path(out: &Path) -> PathBuf {
 
 /// A network with its optimiser, part way through a run.
 pub struct Trainer {
-    /// The network.
+    /// The float network being trained.
     pub model: Model,
     /// The optimiser's moments.
     pub adam: AdamW,
