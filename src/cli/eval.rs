@@ -32,7 +32,7 @@ impl Eval {
         for line in harrier::eval::hce::trace::report(&position) {
             println!("{line}");
         }
-        println!("{}", nnue::report_line(&net, &position, &label));
+        println!("{}", harrier::eval::network_report_line(&net, &position, &label));
         Ok(())
     }
 }

@@ -9,7 +9,7 @@ pub mod wdl;
 
 use std::sync::Arc;
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::value::MAX_PLY;
 use nnue::{AccumulatorStack, Network};
@@ -63,6 +63,15 @@ impl Evaluation {
 #[inline]
 pub fn network_value(pos: &Chess, value: i32) -> i32 {
     if hce::mopup::applies(pos.board()) { hce::evaluate(pos) } else { hce::draws::scale(pos, value) }
+}
+
+/// The `eval` line of `net`'s evaluation of `pos` as the searchers use it
+/// ([`network_value`]), from White's side as the hand-crafted trace gives it; `label`
+/// names the network.
+pub fn network_report_line(net: &Network, pos: &Chess, label: &str) -> String {
+    let value = network_value(pos, nnue::evaluate_position(net, pos));
+    let white = if pos.turn() == Color::White { value } else { -value };
+    format!("Network evaluation ({label}): {:+.2} (white side)", f64::from(white) / 100.0)
 }
 
 /// A search thread's static evaluation along its line: the hand-crafted one, or the

@@ -90,8 +90,8 @@ impl Writer {
             self.line(&line);
         }
         let line = match evaluation.network() {
-            Some(net) => nnue::report_line(net, pos, "in use"),
-            None => nnue::report_line(&nnue::embedded(), pos, &format!("{}, built in", nnue::EMBEDDED_ID)),
+            Some(net) => crate::eval::network_report_line(net, pos, "in use"),
+            None => crate::eval::network_report_line(&nnue::embedded(), pos, &format!("{}, built in", nnue::EMBEDDED_ID)),
         };
         self.line(&line);
     }

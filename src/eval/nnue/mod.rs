@@ -27,7 +27,7 @@ pub use stack::AccumulatorStack;
 use std::sync::Arc;
 
 use once_cell::sync::Lazy;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Position};
 
 /// Inputs of the feature transformer: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
@@ -159,15 +159,6 @@ impl Network {
     fn blocks(&self) -> usize {
         self.hidden / BLOCK
     }
-}
-
-/// The `eval` line of `net`'s evaluation of `pos` as the searchers use it
-/// ([`super::network_value`]), from White's side as the hand-crafted trace gives it;
-/// `label` names the network.
-pub fn report_line(net: &Network, pos: &Chess, label: &str) -> String {
-    let value = super::network_value(pos, evaluate_position(net, pos));
-    let white = if pos.turn() == Color::White { value } else { -value };
-    format!("Network evaluation ({label}): {:+.2} (white side)", f64::from(white) / 100.0)
 }
 
 /// The id of the network built into the binary: the default's (`nets/<id>.nnue`, named

@@ -2,7 +2,7 @@
 //! refreshes along random games.
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use super::testing::{random_move, random_network};
 use super::*;
