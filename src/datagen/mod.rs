@@ -89,11 +89,11 @@ pub struct Profile {
     pub positions: u64,
     /// Nodes of the kept games' searches.
     pub nodes: u64,
-    /// Searches of positions in check, and their nodes.
+    /// Searches of positions in check.
     pub check_searches: u64,
     /// Nodes of those searches.
     pub check_nodes: u64,
-    /// Openings drawn again, and the nodes they cost.
+    /// Openings drawn again.
     pub redrawn: u64,
     /// Nodes of those openings' searches.
     pub redrawn_nodes: u64,
@@ -122,17 +122,25 @@ impl Profile {
         }
     }
 
-    fn add(&mut self, cost: &GameCost, plies: u64, positions: u64) {
-        self.games += 1;
-        self.plies += plies;
-        self.positions += positions;
-        self.nodes += cost.nodes;
-        self.check_searches += cost.check_searches;
-        self.check_nodes += cost.check_nodes;
-        self.redrawn += cost.redrawn;
-        self.redrawn_nodes += cost.redrawn_nodes;
-        self.searching += cost.searching;
-        self.endings[cost.ending as usize] += 1;
+    /// The profile of one game of `plies` searched plies and `positions` kept ones.
+    fn of_game(cost: &GameCost, plies: u64, positions: u64) -> Profile {
+        let mut endings = [0; 5];
+        endings[cost.ending as usize] = 1;
+        let GameCost { nodes, check_searches, check_nodes, redrawn, redrawn_nodes, searching, .. } = *cost;
+        let working = Duration::ZERO;
+        Profile {
+            games: 1,
+            plies,
+            positions,
+            nodes,
+            check_searches,
+            check_nodes,
+            redrawn,
+            redrawn_nodes,
+            searching,
+            working,
+            endings,
+        }
     }
 
     /// The profile in a few lines: nodes per kept position, what the filter and the
@@ -242,7 +250,7 @@ pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Resu
                             let (record, cost) =
                                 selfplay::play_game(&mut searcher, tables.as_ref(), settings.nodes, seed);
                             let kept = training_positions(&record).count() as u64;
-                            mine.add(&cost, record.plies.len() as u64, kept);
+                            mine.merge(&Profile::of_game(&cost, record.plies.len() as u64, kept));
                             games_done.fetch_add(1, Ordering::Relaxed);
                             positions_done.fetch_add(kept, Ordering::Relaxed);
                             games.push(record);

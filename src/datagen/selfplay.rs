@@ -56,12 +56,10 @@ pub enum Ending {
     Long,
 }
 
-/// What one game cost to make: its searches and where their nodes went.
+/// What one game cost to make: where its searches' nodes went.
 #[derive(Clone, Copy, Debug)]
 pub struct GameCost {
-    /// Searches of the kept game (one per ply).
-    pub searches: u64,
-    /// Their nodes.
+    /// Nodes of the kept game's searches.
     pub nodes: u64,
     /// Searches of positions in check (never training positions).
     pub check_searches: u64,
@@ -137,7 +135,6 @@ fn play_from(
     let mut plies = Vec::new();
     let mut adjudicator = Adjudicator::default();
     let mut cost = GameCost {
-        searches: 0,
         nodes: 0,
         check_searches: 0,
         check_nodes: 0,
@@ -168,7 +165,6 @@ fn play_from(
             started: Instant::now(),
         };
         let outcome = searcher.search(&job, &mut Silent);
-        cost.searches += 1;
         cost.nodes += outcome.report.nodes;
         cost.searching += job.started.elapsed();
         if pos.is_check() {

@@ -91,7 +91,9 @@ impl Writer {
         }
         let line = match evaluation.network() {
             Some(net) => crate::eval::network_report_line(net, pos, "in use"),
-            None => crate::eval::network_report_line(&nnue::embedded(), pos, &format!("{}, built in", nnue::EMBEDDED_ID)),
+            None => {
+                crate::eval::network_report_line(&nnue::embedded(), pos, &format!("{}, built in", nnue::EMBEDDED_ID))
+            }
         };
         self.line(&line);
     }
