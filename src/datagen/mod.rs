@@ -26,7 +26,7 @@ use crate::search::alphabeta::AlphaBeta;
 use crate::search::alphabeta::presets::Selectivity;
 use crate::search::syzygy::Syzygy;
 use crate::search::{SearchSettings, Searcher, Signals};
-pub use selfplay::{Ending, GameCost, NodeLimits};
+pub use selfplay::{Ending, GameCost, NodeLimits, SearchCost};
 
 /// The folder `harrier datagen` writes to, and `harrier data check` checks, by default.
 pub const DEFAULT_DIR: &str = "data";
@@ -87,18 +87,8 @@ pub struct Profile {
     pub plies: u64,
     /// Positions kept for training.
     pub positions: u64,
-    /// Nodes of the kept games' searches.
-    pub nodes: u64,
-    /// Searches of positions in check.
-    pub check_searches: u64,
-    /// Nodes of those searches.
-    pub check_nodes: u64,
-    /// Openings drawn again.
-    pub redrawn: u64,
-    /// Nodes of those openings' searches.
-    pub redrawn_nodes: u64,
-    /// Thread time in the searcher.
-    pub searching: Duration,
+    /// Where the searches' nodes and time went.
+    pub search: SearchCost,
     /// Thread time in all (searching, replaying, counting and writing).
     pub working: Duration,
     /// Games ended by the rules, the tables, a decisive score, a level score, the ply cap.
@@ -110,12 +100,7 @@ impl Profile {
         self.games += other.games;
         self.plies += other.plies;
         self.positions += other.positions;
-        self.nodes += other.nodes;
-        self.check_searches += other.check_searches;
-        self.check_nodes += other.check_nodes;
-        self.redrawn += other.redrawn;
-        self.redrawn_nodes += other.redrawn_nodes;
-        self.searching += other.searching;
+        self.search.add(&other.search);
         self.working += other.working;
         for (sum, count) in self.endings.iter_mut().zip(other.endings) {
             *sum += count;
@@ -126,21 +111,7 @@ impl Profile {
     fn of_game(cost: &GameCost, plies: u64, positions: u64) -> Profile {
         let mut endings = [0; 5];
         endings[cost.ending as usize] = 1;
-        let GameCost { nodes, check_searches, check_nodes, redrawn, redrawn_nodes, searching, .. } = *cost;
-        let working = Duration::ZERO;
-        Profile {
-            games: 1,
-            plies,
-            positions,
-            nodes,
-            check_searches,
-            check_nodes,
-            redrawn,
-            redrawn_nodes,
-            searching,
-            working,
-            endings,
-        }
+        Profile { games: 1, plies, positions, search: cost.search, working: Duration::ZERO, endings }
     }
 
     /// The profile in a few lines: nodes per kept position, what the filter and the
@@ -148,13 +119,14 @@ impl Profile {
     pub fn lines(&self) -> Vec<String> {
         let per = |a: u64, b: u64| a as f64 / b.max(1) as f64;
         let share = |a: u64, b: u64| 100.0 * per(a, b);
-        let all_nodes = self.nodes + self.redrawn_nodes;
+        let cost = &self.search;
+        let all_nodes = cost.nodes + cost.redrawn_nodes;
         let [rule, tablebase, won, level, long] = self.endings;
         vec![
             format!(
                 "{:.0} nodes per kept position; {:.0} nodes per search; {:.1} plies and {:.1} kept positions a game",
                 per(all_nodes, self.positions),
-                per(self.nodes, self.plies),
+                per(cost.nodes, self.plies),
                 per(self.plies, self.games),
                 per(self.positions, self.games),
             ),
@@ -162,17 +134,17 @@ impl Profile {
                 "kept {:.1} % of the searched plies; searches in check {:.1} % of the plies, {:.1} % of the nodes; \
                  redrawn openings {} ({:.1} % of the nodes)",
                 share(self.positions, self.plies),
-                share(self.check_searches, self.plies),
-                share(self.check_nodes, all_nodes),
-                self.redrawn,
-                share(self.redrawn_nodes, all_nodes),
+                share(cost.check_searches, self.plies),
+                share(cost.check_nodes, all_nodes),
+                cost.redrawn,
+                share(cost.redrawn_nodes, all_nodes),
             ),
             format!(
                 "endings: rules {rule}, tables {tablebase}, decisive score {won}, level score {level}, ply cap {long}"
             ),
             format!(
                 "time in the search {:.1} % of the threads' time",
-                100.0 * self.searching.as_secs_f64() / self.working.as_secs_f64().max(1e-9)
+                100.0 * cost.searching.as_secs_f64() / self.working.as_secs_f64().max(1e-9)
             ),
         ]
     }

@@ -56,10 +56,10 @@ pub enum Ending {
     Long,
 }
 
-/// What one game cost to make: where its searches' nodes went.
-#[derive(Clone, Copy, Debug)]
-pub struct GameCost {
-    /// Nodes of the kept game's searches.
+/// Where searches' nodes and time went, for one game or summed over many.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchCost {
+    /// Nodes of the kept games' searches.
     pub nodes: u64,
     /// Searches of positions in check (never training positions).
     pub check_searches: u64,
@@ -71,6 +71,25 @@ pub struct GameCost {
     pub redrawn_nodes: u64,
     /// Time in the searcher, all searches included.
     pub searching: Duration,
+}
+
+impl SearchCost {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &SearchCost) {
+        self.nodes += other.nodes;
+        self.check_searches += other.check_searches;
+        self.check_nodes += other.check_nodes;
+        self.redrawn += other.redrawn;
+        self.redrawn_nodes += other.redrawn_nodes;
+        self.searching += other.searching;
+    }
+}
+
+/// What one game cost to make, and how it ended.
+#[derive(Clone, Copy, Debug)]
+pub struct GameCost {
+    /// Its searches' nodes and time.
+    pub search: SearchCost,
     /// How the kept game ended.
     pub ending: Ending,
 }
@@ -90,15 +109,15 @@ pub fn play_game(
         let start = random_opening(&mut rng);
         match play_from(searcher, tables, limits, start) {
             Ok((game, mut cost)) => {
-                cost.redrawn = redrawn;
-                cost.redrawn_nodes = redrawn_nodes;
-                cost.searching += redrawn_time;
+                cost.search.redrawn = redrawn;
+                cost.search.redrawn_nodes = redrawn_nodes;
+                cost.search.searching += redrawn_time;
                 return (game, cost);
             }
             Err(thrown) => {
                 redrawn += 1;
-                redrawn_nodes += thrown.nodes;
-                redrawn_time += thrown.searching;
+                redrawn_nodes += thrown.search.nodes;
+                redrawn_time += thrown.search.searching;
             }
         }
     }
@@ -134,15 +153,7 @@ fn play_from(
     let mut keys: Vec<u64> = Vec::new();
     let mut plies = Vec::new();
     let mut adjudicator = Adjudicator::default();
-    let mut cost = GameCost {
-        nodes: 0,
-        check_searches: 0,
-        check_nodes: 0,
-        redrawn: 0,
-        redrawn_nodes: 0,
-        searching: Duration::ZERO,
-        ending: Ending::Rule,
-    };
+    let mut cost = GameCost { search: SearchCost::default(), ending: Ending::Rule };
     let result = loop {
         if let Some(result) = result_by_rule(&pos, &keys) {
             cost.ending = Ending::Rule;
@@ -165,11 +176,11 @@ fn play_from(
             started: Instant::now(),
         };
         let outcome = searcher.search(&job, &mut Silent);
-        cost.nodes += outcome.report.nodes;
-        cost.searching += job.started.elapsed();
+        cost.search.nodes += outcome.report.nodes;
+        cost.search.searching += job.started.elapsed();
         if pos.is_check() {
-            cost.check_searches += 1;
-            cost.check_nodes += outcome.report.nodes;
+            cost.search.check_searches += 1;
+            cost.search.check_nodes += outcome.report.nodes;
         }
         let Some(best) = outcome.best else {
             // The rules end every game without a legal move before it is searched.
