@@ -7,14 +7,24 @@
 //! sizes, bounds that keep values in their storage, the polling interval) stay plain
 //! constants beside their code.
 //!
-//! Each function returns its default: a constant, inlined, exactly as the `const` items
-//! were, so the engine plays and runs as before.
+//! In the default build each function returns its default: a constant, inlined, exactly
+//! as the `const` items were, so the default build plays and runs as before.
+//!
+//! With the cargo feature `tune` each value lives in an atomic. The engine holds its
+//! values in its settings (`Values`, one UCI `spin` option per tunable under the same
+//! name and range, set between searches only) and `publish`es them when they change; the
+//! search threads read the atomics. The values are therefore the process's, not an
+//! engine's: one engine per process, as a tuner runs them. `TUNABLES` describes every
+//! tunable for `harrier tunables`, which prints OpenBench's SPSA input
+//! (`name, int, default, min, max, c_end, r_end`).
 //!
 //! Each line below reads `name: type = default in min..=max, c_end C, r_end R;`: C is the
 //! perturbation SPSA ends with and R its learning rate at the end, as OpenBench takes them.
 //! Every range is checked at compile time to hold its default and to fit its type.
 
-/// Declares the tunables, a constant function each, and checks each range at compile time.
+/// Declares the tunables: in the default build a constant function each; in the `tune`
+/// build an atomic each, its reading function, `Values`, `publish`, `TUNABLES` and
+/// `setters`. Every build checks each range at compile time.
 macro_rules! tunables {
     ($(
         $(#[doc = $doc:literal])*
@@ -33,12 +43,125 @@ macro_rules! tunables {
 
         $(
             $(#[doc = $doc])*
+            #[cfg(not(feature = "tune"))]
             #[inline(always)]
             pub fn $name() -> $ty {
                 $default
             }
+
+            $(#[doc = $doc])*
+            #[cfg(feature = "tune")]
+            #[inline]
+            pub fn $name() -> $ty {
+                cell::$name.load(std::sync::atomic::Ordering::Relaxed) as $ty
+            }
         )*
+
+        /// The values the search reads in the `tune` build, one atomic per tunable: written
+        /// by [`publish`] between searches, read by every search thread. Relaxed order is
+        /// enough: a search starts from a job sent through a channel after the writes.
+        #[cfg(feature = "tune")]
+        mod cell {
+            use std::sync::atomic::AtomicI32;
+            $(
+                #[allow(non_upper_case_globals)]
+                pub(super) static $name: AtomicI32 = AtomicI32::new($default);
+            )*
+        }
+
+        /// Every tunable's value, as one engine's options hold them.
+        #[cfg(feature = "tune")]
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Values {
+            $(
+                $(#[doc = $doc])*
+                pub $name: i32,
+            )*
+        }
+
+        #[cfg(feature = "tune")]
+        impl Default for Values {
+            /// The declared defaults.
+            fn default() -> Values {
+                Values { $($name: $default,)* }
+            }
+        }
+
+        /// Makes `values` the ones every search of this process reads from now on.
+        #[cfg(feature = "tune")]
+        pub fn publish(values: &Values) {
+            $(cell::$name.store(values.$name, std::sync::atomic::Ordering::Relaxed);)*
+        }
+
+        /// Every tunable, in the order declared.
+        #[cfg(feature = "tune")]
+        pub static TUNABLES: &[Tunable] = &[
+            $(
+                Tunable {
+                    name: stringify!($name),
+                    default: $default,
+                    min: $min,
+                    max: $max,
+                    c_end: $c_end,
+                    r_end: $r_end,
+                    doc: &[$($doc),*],
+                },
+            )*
+        ];
+
+        /// Per tunable, the function that stores a value into the [`Values`] a holder of
+        /// settings keeps: the setter of the tunable's UCI option.
+        #[cfg(feature = "tune")]
+        mod set {
+            $(
+                pub(super) fn $name<S: AsMut<super::Values>>(holder: &mut S, value: i64) {
+                    holder.as_mut().$name = value as i32;
+                }
+            )*
+        }
+
+        /// Every tunable with the function that stores a value of it into the [`Values`]
+        /// of an `S` (an option's setter; the value is already checked against the range).
+        #[cfg(feature = "tune")]
+        pub fn setters<S: AsMut<Values>>() -> impl Iterator<Item = (&'static Tunable, fn(&mut S, i64))> {
+            TUNABLES.iter().zip([$(set::$name::<S> as fn(&mut S, i64),)*])
+        }
     };
+}
+
+/// One tunable as the `tune` build describes it: to the engine's options, to
+/// `harrier tunables` and to its tests.
+#[cfg(feature = "tune")]
+#[derive(Debug)]
+pub struct Tunable {
+    /// The function's name, and the UCI option's.
+    pub name: &'static str,
+    /// The value of the default build.
+    pub default: i32,
+    /// The smallest value.
+    pub min: i32,
+    /// The largest value.
+    pub max: i32,
+    /// SPSA: the perturbation at the last iteration.
+    pub c_end: f64,
+    /// SPSA: the learning rate at the last iteration.
+    pub r_end: f64,
+    /// The doc comment, a line per element.
+    pub doc: &'static [&'static str],
+}
+
+#[cfg(feature = "tune")]
+impl Tunable {
+    /// The tunable as a line of OpenBench's SPSA input: `name, int, default, min, max,
+    /// c_end, r_end`.
+    pub fn spsa_line(&self) -> String {
+        format!("{}, int, {}, {}, {}, {}, {}", self.name, self.default, self.min, self.max, self.c_end, self.r_end)
+    }
+
+    /// What the tunable does: its doc comment on one line.
+    pub fn description(&self) -> String {
+        self.doc.iter().map(|line| line.trim()).collect::<Vec<_>>().join(" ")
+    }
 }
 
 tunables! {

@@ -60,7 +60,7 @@ impl Session {
     fn dispatch(&mut self, command: Command, arrived: Instant) {
         let (engine, writer) = (&mut self.engine, &self.writer);
         match command {
-            Command::Uci => writer.identify(NAME, AUTHOR, options::OPTIONS),
+            Command::Uci => writer.identify(NAME, AUTHOR, options::all()),
             Command::Debug(on) => engine.set_debug(on),
             Command::IsReady => writer.ready(),
             Command::SetOption { name, value } => engine.set_option(&name, &value),

@@ -1,6 +1,7 @@
 //! The recursive search: negamax alpha-beta with principal variation search. Node kinds
 //! (PV or not) are compile-time parameters.
 
+#[cfg(not(feature = "tune"))]
 use once_cell::sync::Lazy;
 use shakmaty::{Chess, Move, Position};
 
@@ -30,13 +31,25 @@ fn reduction_formula(depth: usize, moves: usize) -> i32 {
 }
 
 /// Late-move reductions by draft and move number: the formula, once.
+#[cfg(not(feature = "tune"))]
 static LMR_TABLE: Lazy<[[i32; 64]; 64]> =
     Lazy::new(|| std::array::from_fn(|depth| std::array::from_fn(|moves| reduction_formula(depth, moves))));
 
 /// The late-move reduction, in plies, of the quiet move searched `searched`-th (from 0)
 /// at `depth`, before the adjustments a node makes for itself.
+#[cfg(not(feature = "tune"))]
 pub(super) fn late_move_reduction(depth: i32, searched: usize) -> i32 {
     LMR_TABLE[(depth.max(0) as usize).min(63)][searched.min(63)]
+}
+
+/// The late-move reduction, in plies, of the quiet move searched `searched`-th (from 0)
+/// at `depth`, before the adjustments a node makes for itself. The `tune` build works the
+/// formula out each time instead of keeping a table: its coefficients change between
+/// searches, and with nothing derived from them there is nothing to rebuild or to share
+/// between threads.
+#[cfg(feature = "tune")]
+pub(super) fn late_move_reduction(depth: i32, searched: usize) -> i32 {
+    reduction_formula((depth.max(0) as usize).min(63), searched.min(63))
 }
 
 /// What a singular-extension test found about the table move.
