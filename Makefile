@@ -10,6 +10,8 @@
 #   make calibrate    the playing levels against Stockfish 15.1 at 10+0.1 (docs/levels.md): hours
 #   make tune-build   the tune build (search tunables as UCI options, harrier tunables):
 #                     target/tune/release/harrier
+#   make spsa         SPSA tuning of the search tunables with tools/spsa.py:
+#                     SPSA_ARGS="--openings <epd> --iterations N ..."; hours
 
 CARGO ?= cargo
 EXE ?=
@@ -22,7 +24,7 @@ LICHESS_VENV := target/lichess-venv
 # Written once python-chess and PyYAML are installed (lichess-bot's requirements.txt versions).
 LICHESS_DEPS := $(LICHESS_VENV)/installed
 
-.PHONY: all build native test bench lichess-test clean tune-build
+.PHONY: all build native test bench lichess-test clean tune-build spsa
 
 all: build
 
@@ -106,3 +108,12 @@ calibrate: build $(LICHESS_DEPS)
 	cp $(BINARY) $(CALIBRATE_BINARY)
 	$(LICHESS_VENV)/bin/python tools/calibrate_levels.py --engine $(CALIBRATE_BINARY) \
 		--elo $(CALIBRATE_ELOS) --games $(CALIBRATE_GAMES) $(CALIBRATE_ARGS)
+
+# Not part of `make test`: SPSA tuning of the search tunables (tools/spsa.py) with the tune
+# build; the run lives in target/spsa unless SPSA_ARGS gives a --dir, and the same command
+# resumes it. For example:
+#   make spsa SPSA_ARGS="--openings UHO_4060_v4.epd --iterations 2000 --dir target/spsa/first"
+SPSA_ARGS ?=
+
+spsa: tune-build $(LICHESS_DEPS)
+	$(LICHESS_VENV)/bin/python tools/spsa.py --engine $(TUNE_BINARY) $(SPSA_ARGS)
