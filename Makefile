@@ -9,8 +9,8 @@
 #                     fails it (sizes: STRESS_* below; uses the same venv)
 #   make calibrate    the playing levels against Stockfish 15.1 at 10+0.1 (docs/levels.md): hours
 #   make tune-build   the tune build (search tunables as UCI options, harrier tunables):
-#                     target/tune/release/harrier
-#   make spsa         SPSA tuning of the search tunables with tools/spsa.py:
+#                     target/tune/release/harrier (docs/tuning.md)
+#   make spsa         SPSA tuning of the search tunables with tools/spsa.py (docs/tuning.md):
 #                     SPSA_ARGS="--openings <epd> --iterations N ..."; hours
 
 CARGO ?= cargo
@@ -109,9 +109,9 @@ calibrate: build $(LICHESS_DEPS)
 	$(LICHESS_VENV)/bin/python tools/calibrate_levels.py --engine $(CALIBRATE_BINARY) \
 		--elo $(CALIBRATE_ELOS) --games $(CALIBRATE_GAMES) $(CALIBRATE_ARGS)
 
-# Not part of `make test`: SPSA tuning of the search tunables (tools/spsa.py) with the tune
-# build; the run lives in target/spsa unless SPSA_ARGS gives a --dir, and the same command
-# resumes it. For example:
+# Not part of `make test`: SPSA tuning of the search tunables (tools/spsa.py, docs/tuning.md)
+# with the tune build; the run lives in target/spsa unless SPSA_ARGS gives a --dir, and the
+# same command resumes it. For example:
 #   make spsa SPSA_ARGS="--openings UHO_4060_v4.epd --iterations 2000 --dir target/spsa/first"
 SPSA_ARGS ?=
 

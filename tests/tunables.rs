@@ -1,8 +1,8 @@
 //! The `tune` build (`cargo test --features tune`): every search tunable is a UCI spin
 //! option over its declared range, a `setoption` of one changes the search and restoring
 //! it restores the search, and `harrier tunables` prints lines that OpenBench's SPSA parser
-//! takes, as declared. (tests/bench_signature.rs, run in this build, shows that the
-//! defaults search exactly as the default build does.)
+//! takes, as declared and as docs/tuning.md's table shows them. (tests/bench_signature.rs,
+//! run in this build, shows that the defaults search exactly as the default build does.)
 #![cfg(feature = "tune")]
 
 mod common;
@@ -119,4 +119,17 @@ fn the_time_tunables_move_the_budgets() {
     assert_eq!(soft(), 60_000 / 40);
     tunables::publish(&Values::default());
     assert_eq!(soft(), 60_000 / 25);
+}
+
+/// docs/tuning.md's table is `harrier tunables --table`'s.
+#[test]
+fn the_documented_table_is_the_declared_one() {
+    let table = harrier(&["tunables", "--table"]);
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tuning.md")).unwrap();
+    let documented: Vec<&str> = docs
+        .lines()
+        .skip_while(|line| !line.starts_with("| name |"))
+        .take_while(|line| line.starts_with('|'))
+        .collect();
+    assert_eq!(documented, table.lines().collect::<Vec<_>>(), "regenerate it with harrier tunables --table");
 }

@@ -1,5 +1,5 @@
 //! `harrier tunables` (the `tune` build): every search tunable as a line of OpenBench's
-//! SPSA input, or as a row of a Markdown table.
+//! SPSA input, or as a row of the table in docs/tuning.md.
 
 use clap::Args;
 use harrier::search::tunables::{TUNABLES, Tunable};

@@ -16,7 +16,7 @@
 //! search threads read the atomics. The values are therefore the process's, not an
 //! engine's: one engine per process, as a tuner runs them. `TUNABLES` describes every
 //! tunable for `harrier tunables`, which prints OpenBench's SPSA input
-//! (`name, int, default, min, max, c_end, r_end`).
+//! (`name, int, default, min, max, c_end, r_end`; docs/tuning.md).
 //!
 //! Each line below reads `name: type = default in min..=max, c_end C, r_end R;`: C is the
 //! perturbation SPSA ends with and R its learning rate at the end, as OpenBench takes them.
