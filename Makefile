@@ -8,16 +8,23 @@
 #   make stress       random options and commands, then fast games in every search mode; any fault
 #                     fails it (sizes: STRESS_* below; uses the same venv)
 #   make calibrate    the playing levels against Stockfish 15.1 at 10+0.1 (docs/levels.md): hours
+#   make tune-build   the tune build (search tunables as UCI options, harrier tunables):
+#                     target/tune/release/harrier (docs/tuning.md)
+#   make spsa         SPSA tuning of the search tunables with tools/spsa.py (docs/tuning.md):
+#                     SPSA_ARGS="--openings <epd> --iterations N ..."; hours
 
 CARGO ?= cargo
 EXE ?=
 BINARY := target/release/harrier
+# The tune build has a target directory of its own: it never replaces $(BINARY).
+TUNE_TARGET := target/tune
+TUNE_BINARY := $(TUNE_TARGET)/release/harrier
 
 LICHESS_VENV := target/lichess-venv
 # Written once python-chess and PyYAML are installed (lichess-bot's requirements.txt versions).
 LICHESS_DEPS := $(LICHESS_VENV)/installed
 
-.PHONY: all build native test bench lichess-test clean
+.PHONY: all build native test bench lichess-test clean tune-build spsa
 
 all: build
 
@@ -31,10 +38,15 @@ endif
 native:
 	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release --target-dir target/native
 
+# The tune build is checked too: clippy on every target, then its own tests and the bench
+# signatures (the defaults must search as the default build does), in the test profile,
+# which builds faster than the release one.
 test:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test --release
+	$(CARGO) clippy --all-targets --features tune --target-dir $(TUNE_TARGET) -- -D warnings
+	$(CARGO) test --features tune --target-dir $(TUNE_TARGET) --test tunables --test bench_signature
 
 bench: build
 	$(BINARY) bench
@@ -50,6 +62,9 @@ $(LICHESS_DEPS):
 
 clean:
 	$(CARGO) clean
+
+tune-build:
+	$(CARGO) build --release --features tune --target-dir $(TUNE_TARGET)
 
 # Not part of `make test`: fault hunting. tools/stress.py drives STRESS_ROUNDS fresh engines
 # through random options and commands, then plays, per search mode (AlphaBeta, Bandwidth
@@ -93,3 +108,12 @@ calibrate: build $(LICHESS_DEPS)
 	cp $(BINARY) $(CALIBRATE_BINARY)
 	$(LICHESS_VENV)/bin/python tools/calibrate_levels.py --engine $(CALIBRATE_BINARY) \
 		--elo $(CALIBRATE_ELOS) --games $(CALIBRATE_GAMES) $(CALIBRATE_ARGS)
+
+# Not part of `make test`: SPSA tuning of the search tunables (tools/spsa.py, docs/tuning.md)
+# with the tune build; the run lives in target/spsa unless SPSA_ARGS gives a --dir, and the
+# same command resumes it. For example:
+#   make spsa SPSA_ARGS="--openings UHO_4060_v4.epd --iterations 2000 --dir target/spsa/first"
+SPSA_ARGS ?=
+
+spsa: tune-build $(LICHESS_DEPS)
+	$(LICHESS_VENV)/bin/python tools/spsa.py --engine $(TUNE_BINARY) $(SPSA_ARGS)

@@ -10,7 +10,8 @@
 //! - `data check`: the data files against their manifest;
 //! - `tune`: the hand-crafted evaluation's weights fitted to labelled positions;
 //! - `train`: the network trained on datagen's games;
-//! - `fuzz`: generated UCI input fed to the engine in process, every answer checked.
+//! - `fuzz`: generated UCI input fed to the engine in process, every answer checked;
+//! - `tunables` (the `tune` build only): the search tunables as OpenBench's SPSA input.
 //!
 //! `harrier --help` lists them and `harrier <command> --help` describes one; their flags
 //! are declared in [`cli`], a module per command. A command's data goes to stdout and its

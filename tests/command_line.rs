@@ -87,6 +87,19 @@ fn an_unknown_command_is_named() {
     assert!(message.contains("'chek'") && message.contains("'check'"), "{message}");
 }
 
+/// `tunables` is the tune build's (tests/tunables.rs checks what it prints): listed and
+/// with its help there, an unknown command in the default build.
+#[test]
+fn the_tunables_command_is_the_tune_builds_alone() {
+    if cfg!(feature = "tune") {
+        assert!(stdout(&harrier(&["--help"])).lines().any(|line| line.trim_start().starts_with("tunables ")));
+        assert!(stdout(&harrier(&["tunables", "--help"])).contains("Usage: harrier tunables"));
+    } else {
+        let message = usage_error(&["tunables"]);
+        assert!(message.contains("unrecognized subcommand 'tunables'"), "{message}");
+    }
+}
+
 #[test]
 fn a_bad_value_is_named() {
     for (args, named) in [

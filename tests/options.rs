@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use harrier::engine::options::{OPTIONS, OptionKind};
+use harrier::engine::options::{self, OptionKind};
 use harrier::engine::searchers::SearchMode;
 use harrier::engine::settings::Settings;
 use harrier::engine::{Engine, Output};
@@ -53,7 +53,7 @@ fn an_unknown_option_or_a_bad_value_changes_nothing() {
     let (mut engine, notes) = engine();
     assert!(refused(&mut engine, &notes, "Contempt", "50").contains("unknown option 'Contempt'"));
     refused(&mut engine, &notes, "", "");
-    for option in OPTIONS {
+    for option in options::all() {
         let bad: Vec<String> = match &option.kind {
             OptionKind::Spin { min, max, .. } => {
                 vec![(min - 1).to_string(), (max + 1).to_string(), "lots".to_string(), String::new()]

@@ -309,24 +309,33 @@ class Game:
         return self.result
 
 
-def load_openings(path):
-    """Positions of an EPD or FEN file, one a line; '#' starts a comment line."""
-    boards = []
+def opening_lines(path):
+    """The (line number, text) of every position of an EPD or FEN file, one a line; '#'
+    starts a comment line."""
+    lines = []
     for number, line in enumerate(open(path, encoding="utf-8"), 1):
         line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        fields = line.split()
-        try:
-            if len(fields) >= 6 and fields[4].isdigit() and fields[5].isdigit():
-                boards.append(chess.Board(" ".join(fields[:6])))
-            else:
-                boards.append(chess.Board.from_epd(line)[0])
-        except ValueError as error:
-            raise SystemExit(f"{path}:{number}: {error}")
-    if not boards:
+        if line and not line.startswith("#"):
+            lines.append((number, line))
+    if not lines:
         raise SystemExit(f"{path}: no positions")
-    return boards
+    return lines
+
+
+def parse_opening(path, number, line):
+    """The position of line `number` of `path`, an EPD record or a FEN."""
+    fields = line.split()
+    try:
+        if len(fields) >= 6 and fields[4].isdigit() and fields[5].isdigit():
+            return chess.Board(" ".join(fields[:6]))
+        return chess.Board.from_epd(line)[0]
+    except ValueError as error:
+        raise SystemExit(f"{path}:{number}: {error}")
+
+
+def load_openings(path):
+    """Positions of an EPD or FEN file, one a line; '#' starts a comment line."""
+    return [parse_opening(path, number, line) for number, line in opening_lines(path)]
 
 
 def random_opening(rng, plies):

@@ -11,6 +11,8 @@ mod eval;
 mod fuzz;
 mod perft;
 mod train;
+#[cfg(feature = "tune")]
+mod tunables;
 mod tune;
 mod values;
 
@@ -58,6 +60,9 @@ pub enum Command {
     /// Feed the engine generated UCI input in process and check every answer (exit status
     /// 1 on a finding)
     Fuzz(fuzz::Fuzz),
+    /// The search tunables as OpenBench's SPSA input (the `tune` build only)
+    #[cfg(feature = "tune")]
+    Tunables(tunables::Tunables),
 }
 
 impl Command {
@@ -72,6 +77,8 @@ impl Command {
             Command::Data(data) => data.run(),
             Command::Tune(tune) => tune.run(),
             Command::Train(train) => train.run(),
+            #[cfg(feature = "tune")]
+            Command::Tunables(tunables) => tunables.run(),
             // The one command with a status of its own: a finding is not a failure to run.
             Command::Fuzz(fuzz) => return fuzz.run(),
         };

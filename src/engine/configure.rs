@@ -123,6 +123,11 @@ impl Engine {
         if wanted.book_file != old.book_file && !self.load_book(&wanted.book_file) {
             wanted.book_file = old.book_file.clone();
         }
+        // No search runs (tunables may not change during one): the next one reads these.
+        #[cfg(feature = "tune")]
+        if wanted.tunables != old.tunables {
+            crate::search::tunables::publish(&wanted.tunables);
+        }
         self.settings = wanted;
     }
 

@@ -102,6 +102,10 @@ impl Engine {
         let mut searcher = searchers::build(settings.search_mode, settings.hash_mb, signals.clone())
             .expect("the default hash table fits in memory");
         searcher.configure(&settings.search);
+        // The tunables are the process's: a new engine starts from its own, the defaults,
+        // whatever an engine before it set.
+        #[cfg(feature = "tune")]
+        crate::search::tunables::publish(&settings.tunables);
         Engine {
             out,
             search_thread: SearchThread::spawn(searcher, signals.clone()),

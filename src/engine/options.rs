@@ -1,7 +1,8 @@
 //! The UCI option table, each option declared once: its name, type, default and range,
 //! what it sets and whether it may change while a search runs. `uci` prints the table,
 //! `setoption` is checked and applied through it, and [`Settings::default`] is its
-//! defaults.
+//! defaults. The `tune` build adds a spin option per search tunable, from the tunables'
+//! own declarations (`search::tunables`).
 
 use super::searchers::SearchMode;
 use super::settings::{Settings, SyzygySettings};
@@ -12,6 +13,8 @@ use crate::search::bandwidth::params::{
 };
 use crate::search::level::{MAX_ELO, MAX_SKILL, MIN_ELO};
 use crate::search::tt::{MAX_HASH_MB, MIN_HASH_MB};
+#[cfg(feature = "tune")]
+use crate::search::tunables;
 
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: i64 = 16;
@@ -42,6 +45,7 @@ pub enum Action {
 }
 
 /// An option's type, default and range, and the setting its value goes to.
+#[derive(Clone)]
 pub enum OptionKind {
     /// A boolean.
     Check {
@@ -82,6 +86,7 @@ pub enum OptionKind {
 }
 
 /// One UCI option.
+#[derive(Clone)]
 pub struct EngineOption {
     /// The option's name, as `uci` prints it (`setoption` matches it in any case).
     pub name: &'static str,
@@ -146,11 +151,40 @@ impl EngineOption {
 
 /// The option called `name` (in any case).
 pub fn find(name: &str) -> Option<&'static EngineOption> {
-    OPTIONS.iter().find(|option| option.name.eq_ignore_ascii_case(name))
+    all().iter().find(|option| option.name.eq_ignore_ascii_case(name))
 }
 
 /// Every option, in the order `uci` prints them.
-pub static OPTIONS: &[EngineOption] = &[
+#[cfg(not(feature = "tune"))]
+pub fn all() -> &'static [EngineOption] {
+    BUILT_IN
+}
+
+/// Every option, in the order `uci` prints them: the built-in ones, then the tunables'.
+#[cfg(feature = "tune")]
+pub fn all() -> &'static [EngineOption] {
+    &WITH_TUNABLES
+}
+
+/// The built-in options, then a spin option per search tunable under its name, over its
+/// declared range. A tunable changes between searches only: the search threads read it.
+#[cfg(feature = "tune")]
+static WITH_TUNABLES: once_cell::sync::Lazy<Vec<EngineOption>> = once_cell::sync::Lazy::new(|| {
+    let tunables = tunables::setters::<Settings>().map(|(tunable, set)| EngineOption {
+        name: tunable.name,
+        kind: OptionKind::Spin {
+            default: tunable.default.into(),
+            min: tunable.min.into(),
+            max: tunable.max.into(),
+            set,
+        },
+        while_searching: false,
+    });
+    BUILT_IN.iter().cloned().chain(tunables).collect()
+});
+
+/// The options of every build, in the order `uci` prints them.
+static BUILT_IN: &[EngineOption] = &[
     EngineOption {
         name: "Hash",
         kind: OptionKind::Spin {
@@ -371,8 +405,10 @@ impl Default for Settings {
             use_nnue: false,
             eval_file: String::new(),
             search: SearchSettings::default(),
+            #[cfg(feature = "tune")]
+            tunables: tunables::Values::default(),
         };
-        for option in OPTIONS {
+        for option in all() {
             option.apply_default(&mut settings);
         }
         settings
@@ -426,8 +462,9 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_defaults_are_in_range() {
-        for (i, option) in OPTIONS.iter().enumerate() {
-            assert!(OPTIONS[..i].iter().all(|o| !o.name.eq_ignore_ascii_case(option.name)), "{}", option.name);
+        let options = all();
+        for (i, option) in options.iter().enumerate() {
+            assert!(options[..i].iter().all(|o| !o.name.eq_ignore_ascii_case(option.name)), "{}", option.name);
             match option.kind {
                 OptionKind::Spin { default, min, max, .. } => {
                     assert!((min..=max).contains(&default), "{}", option.name)

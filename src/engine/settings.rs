@@ -4,6 +4,8 @@
 use super::searchers::SearchMode;
 use crate::search::SearchSettings;
 use crate::search::level::Level;
+#[cfg(feature = "tune")]
+use crate::search::tunables::Values;
 
 /// The Syzygy options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +57,18 @@ pub struct Settings {
     pub eval_file: String,
     /// What the searchers read.
     pub search: SearchSettings,
+    /// The search tunables (the `tune` build): the engine publishes them to the search
+    /// when they change.
+    #[cfg(feature = "tune")]
+    pub tunables: Values,
+}
+
+/// Where the tunables' options store their values.
+#[cfg(feature = "tune")]
+impl AsMut<Values> for Settings {
+    fn as_mut(&mut self) -> &mut Values {
+        &mut self.tunables
+    }
 }
 
 impl Settings {

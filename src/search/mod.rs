@@ -8,6 +8,7 @@ pub mod probe;
 pub mod syzygy;
 pub mod time;
 pub mod tt;
+pub mod tunables;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -17,29 +17,13 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Color;
 
+use super::tunables;
 use super::{Limits, Signals};
 
-/// Moves assumed to remain when the GUI sends no `movestogo`.
-const DEFAULT_MOVES_TO_GO: i64 = 25;
-/// The most moves ahead the clock is shared over.
+/// The most moves ahead the clock is shared over. How the clock is shared (the moves
+/// assumed to remain, the increment's share, the hard limit, a low clock's limits) is
+/// tunable: `search::tunables`, `tm_*`.
 const MAX_MOVES_TO_GO: i64 = 50;
-/// Share of the increment spent on this move, in per mille...
-const INCREMENT_SHARE_PER_MILLE: i64 = 750;
-/// ...and when the clock holds less than [`LOW_CLOCK_INCREMENTS`] increments: spending
-/// well under the increment lets a low clock grow back instead of hovering near zero.
-const LOW_CLOCK_INCREMENT_SHARE_PER_MILLE: i64 = 400;
-/// A clock under this many increments is low.
-const LOW_CLOCK_INCREMENTS: i64 = 20;
-/// On a low clock the hard limit is at most this share of the increment, in per mille
-/// (unless the soft budget is larger): a search that runs to its hard limit on every move
-/// (a bandwidth tree that never settles in a pawn ending) then still lets the clock grow
-/// back. With half the clock as the only cap, such searches held it near 100 ms at
-/// 5+0.05, where one late reply from a loaded machine lost on time.
-const LOW_CLOCK_HARD_INCREMENT_SHARE_PER_MILLE: i64 = 800;
-/// The hard limit as a multiple of the soft budget.
-const HARD_FACTOR: i64 = 3;
-/// The hard limit never exceeds this share of the remaining clock, in per mille.
-const MAX_CLOCK_SHARE_PER_MILLE: i64 = 500;
 
 /// Budgets for one search.
 #[derive(Clone, Debug)]
@@ -190,14 +174,15 @@ fn budgets(limits: &Limits, turn: Color, overhead: i64) -> (Option<u64>, Option<
     };
     let available = (time - overhead).max(0);
     let inc = inc.unwrap_or(0).max(0);
-    let moves = limits.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| m as i64).clamp(1, MAX_MOVES_TO_GO);
-    let hard = (available * MAX_CLOCK_SHARE_PER_MILLE / 1000).max(0);
-    let low_clock = available < inc * LOW_CLOCK_INCREMENTS;
-    let share = if low_clock { LOW_CLOCK_INCREMENT_SHARE_PER_MILLE } else { INCREMENT_SHARE_PER_MILLE };
+    let moves = limits.movestogo.map_or(tunables::tm_moves_to_go(), |m| m as i64).clamp(1, MAX_MOVES_TO_GO);
+    let hard = (available * tunables::tm_max_clock_per_mille() / 1000).max(0);
+    let low_clock = available < inc * tunables::tm_low_clock_increments();
+    let share =
+        if low_clock { tunables::tm_low_clock_increment_per_mille() } else { tunables::tm_increment_per_mille() };
     let soft = available / moves + inc * share / 1000;
-    let mut hard = (soft * HARD_FACTOR).min(hard);
+    let mut hard = (soft * tunables::tm_hard_percent() / 100).min(hard);
     if low_clock {
-        hard = hard.min((inc * LOW_CLOCK_HARD_INCREMENT_SHARE_PER_MILLE / 1000).max(soft));
+        hard = hard.min((inc * tunables::tm_low_clock_hard_per_mille() / 1000).max(soft));
     }
     let soft = soft.min(hard);
     (Some(soft as u64), Some(hard as u64))

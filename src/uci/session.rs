@@ -60,7 +60,7 @@ impl Session {
     fn dispatch(&mut self, command: UciCommand, arrived: Instant) {
         let (engine, writer) = (&mut self.engine, &self.writer);
         match command {
-            UciCommand::Uci => writer.identify(NAME, AUTHOR, options::OPTIONS),
+            UciCommand::Uci => writer.identify(NAME, AUTHOR, options::all()),
             UciCommand::Debug(on) => engine.set_debug(on),
             UciCommand::IsReady => writer.ready(),
             UciCommand::SetOption { name, value } => engine.set_option(&name, &value),

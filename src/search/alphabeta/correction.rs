@@ -3,8 +3,9 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use super::params::{CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_SIZE, CORRECTION_WEIGHT_MAX, CORRECTION_WEIGHT_SUM};
+use super::params::{CORRECTION_GRAIN, CORRECTION_SIZE};
 use crate::search::syzygy::TB_WIN_BOUND;
+use crate::search::tunables;
 
 /// The murmur3 finaliser: spreads every input bit over the whole word.
 #[inline]
@@ -53,11 +54,12 @@ impl CorrectionHistory {
     /// static evaluation), the more the deeper the search.
     pub fn update(&mut self, pos: &Chess, depth: i32, target: i32) {
         let (side, index) = Self::slot(pos.turn(), pawn_key(pos));
-        let weight = (depth + 1).min(CORRECTION_WEIGHT_MAX);
+        let weight = (depth + 1).min(tunables::correction_weight_max());
+        let sum = tunables::correction_weight_sum();
         let entry = &mut self.0[side][index];
-        let averaged =
-            (*entry * (CORRECTION_WEIGHT_SUM - weight) + target * CORRECTION_GRAIN * weight) / CORRECTION_WEIGHT_SUM;
-        *entry = averaged.clamp(-CORRECTION_MAX * CORRECTION_GRAIN, CORRECTION_MAX * CORRECTION_GRAIN);
+        let averaged = (*entry * (sum - weight) + target * CORRECTION_GRAIN * weight) / sum;
+        let bound = tunables::correction_max() * CORRECTION_GRAIN;
+        *entry = averaged.clamp(-bound, bound);
     }
 
     /// Forgets everything.
@@ -102,6 +104,6 @@ mod tests {
         for _ in 0..200 {
             table.update(&start, 20, 10_000);
         }
-        assert_eq!(table.corrected(&start, 0), CORRECTION_MAX);
+        assert_eq!(table.corrected(&start, 0), tunables::correction_max());
     }
 }

@@ -5,9 +5,10 @@
 use shakmaty::{Color, Move, Role};
 
 use super::correction::CorrectionHistory;
-use super::params::{HISTORY_BONUS_MAX, HISTORY_MAX};
+use super::params::HISTORY_MAX;
 use crate::moves::{MoveCode, NO_MOVE};
 use crate::search::MAX_PLY;
+use crate::search::tunables;
 
 /// A moved piece (colour and role) and its destination, packed as `piece * 64 + to`: what
 /// continuation history and counter moves remember of a move.
@@ -26,10 +27,16 @@ pub fn piece_to(side: Color, m: Move) -> PieceTo {
     (piece * 64 + m.to() as usize) as PieceTo
 }
 
-/// The bonus a cutoff at `depth` earns (and the malus the moves tried before it pay).
+/// The bonus a cutoff at `depth` earns.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth).min(HISTORY_BONUS_MAX)
+    (depth * depth * tunables::history_bonus_percent() / 100).min(tunables::history_bonus_max())
+}
+
+/// The malus the moves tried before a cutoff at `depth` pay (a positive amount).
+#[inline]
+pub fn history_malus(depth: i32) -> i32 {
+    (depth * depth * tunables::history_malus_percent() / 100).min(tunables::history_malus_max())
 }
 
 /// Gravity update: the closer to the bound, the smaller the step, so values never leave
@@ -90,10 +97,10 @@ impl History {
 
     /// Rewards the cutoff move and punishes the quiets tried before it.
     pub fn update(&mut self, side: Color, depth: i32, best: MoveCode, tried: &[MoveCode]) {
-        let bonus = history_bonus(depth);
-        self.adjust(side, best, bonus);
+        self.adjust(side, best, history_bonus(depth));
+        let malus = history_malus(depth);
         for &m in tried {
-            self.adjust(side, m, -bonus);
+            self.adjust(side, m, -malus);
         }
     }
 
@@ -138,10 +145,10 @@ impl ContinuationHistory {
         if previous == NO_PIECE_TO {
             return;
         }
-        let bonus = history_bonus(depth);
-        self.adjust(previous, best, bonus);
+        self.adjust(previous, best, history_bonus(depth));
+        let malus = history_malus(depth);
         for &m in tried {
-            self.adjust(previous, m, -bonus);
+            self.adjust(previous, m, -malus);
         }
     }
 
@@ -214,12 +221,12 @@ impl CaptureHistory {
     /// Rewards the cutoff capture `best` (if the cutoff was a capture) and punishes the
     /// captures `tried` before it.
     pub fn update(&mut self, side: Color, depth: i32, best: Option<Move>, tried: impl IntoIterator<Item = Move>) {
-        let bonus = history_bonus(depth);
         if let Some(m) = best {
-            self.adjust(side, m, bonus);
+            self.adjust(side, m, history_bonus(depth));
         }
+        let malus = history_malus(depth);
         for m in tried {
-            self.adjust(side, m, -bonus);
+            self.adjust(side, m, -malus);
         }
     }
 

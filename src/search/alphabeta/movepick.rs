@@ -6,9 +6,9 @@ use std::mem::MaybeUninit;
 
 use shakmaty::{Move, MoveList, Role};
 
-use super::params::CAPTURE_HISTORY_DIVISOR;
 use super::see::may_lose_material;
 use crate::moves::{MoveCode, encode, is_tactical, mvv_lva};
+use crate::search::tunables;
 
 /// Order class of the transposition-table move.
 const TT_MOVE: i32 = 1 << 30;
@@ -64,7 +64,7 @@ impl<'a> MovePicker<'a> {
             } else if is_tactical(m) {
                 let losing = m.promotion().is_some_and(|r| r != Role::Queen)
                     || hints.see.is_some_and(|see| m.is_capture() && may_lose_material(m) && see(m) < 0);
-                let learned = hints.capture_history.map_or(0, |h| h(m) / CAPTURE_HISTORY_DIVISOR);
+                let learned = hints.capture_history.map_or(0, |h| h(m) / tunables::capture_history_divisor());
                 mvv_lva(m) + learned + if losing { BAD_CAPTURE } else { GOOD_CAPTURE }
             } else if code == hints.killers[0] {
                 KILLER

@@ -1,37 +1,55 @@
 //! The recursive search: negamax alpha-beta with principal variation search. Node kinds
 //! (PV or not) are compile-time parameters.
 
+#[cfg(not(feature = "tune"))]
 use once_cell::sync::Lazy;
 use shakmaty::{Chess, Move, Position};
 
 use super::history::{NO_PIECE_TO, PieceTo, piece_to};
 use super::movepick::{MovePicker, OrderingHints};
-use super::params::*;
+use super::params::TABLEBASE_DRAFT_BONUS;
 use super::presets::Preset;
 use super::see::see;
 use super::worker::Worker;
 use crate::moves::{MoveCode, NO_MOVE, encode, is_tactical};
 use crate::search::syzygy::TB_WIN_BOUND;
 use crate::search::tt::{TtBound, TtHit};
+use crate::search::tunables;
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mate_in, mated_in};
 use crate::zobrist::{key_after, key_of};
 
-/// Late-move reductions by draft and move number.
-static LMR_TABLE: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
-    let mut table = [[0; 64]; 64];
-    for (depth, row) in table.iter_mut().enumerate().skip(1) {
-        for (moves, r) in row.iter_mut().enumerate().skip(1) {
-            let ln = (depth as f64).ln() * (moves as f64).ln();
-            *r = (LMR_BASE + ln / LMR_DIVISOR) as i32;
-        }
+/// The late-move reduction formula, `base + ln(depth)·ln(moves) / divisor` plies with
+/// the tunables' coefficients (none at a draft or move number of 0).
+fn reduction_formula(depth: usize, moves: usize) -> i32 {
+    if depth == 0 || moves == 0 {
+        return 0;
     }
-    table
-});
+    let ln = (depth as f64).ln() * (moves as f64).ln();
+    let base = f64::from(tunables::lmr_base_percent()) / 100.0;
+    let divisor = f64::from(tunables::lmr_divisor_percent()) / 100.0;
+    (base + ln / divisor) as i32
+}
+
+/// Late-move reductions by draft and move number: the formula, once.
+#[cfg(not(feature = "tune"))]
+static LMR_TABLE: Lazy<[[i32; 64]; 64]> =
+    Lazy::new(|| std::array::from_fn(|depth| std::array::from_fn(|moves| reduction_formula(depth, moves))));
 
 /// The late-move reduction, in plies, of the quiet move searched `searched`-th (from 0)
 /// at `depth`, before the adjustments a node makes for itself.
+#[cfg(not(feature = "tune"))]
 pub(super) fn late_move_reduction(depth: i32, searched: usize) -> i32 {
     LMR_TABLE[(depth.max(0) as usize).min(63)][searched.min(63)]
+}
+
+/// The late-move reduction, in plies, of the quiet move searched `searched`-th (from 0)
+/// at `depth`, before the adjustments a node makes for itself. The `tune` build works the
+/// formula out each time instead of keeping a table: its coefficients change between
+/// searches, and with nothing derived from them there is nothing to rebuild or to share
+/// between threads.
+#[cfg(feature = "tune")]
+pub(super) fn late_move_reduction(depth: i32, searched: usize) -> i32 {
+    reduction_formula((depth.max(0) as usize).min(63), searched.min(63))
 }
 
 /// What a singular-extension test found about the table move.
@@ -157,8 +175,8 @@ impl Worker {
         if P::FEATURES.pruning && !PV && !in_check && excluded == NO_MOVE {
             // Reverse futility pruning: far above beta at low draft, a quiet position holds.
             // Not against a mate-score beta: only a search can prove a faster mate.
-            if depth <= RFP_MAX_DEPTH
-                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            if depth <= tunables::rfp_max_depth()
+                && static_eval - tunables::rfp_margin() * (depth - i32::from(improving)) >= beta
                 && static_eval < MATE_BOUND
                 && beta.abs() < MATE_BOUND
             {
@@ -166,14 +184,15 @@ impl Worker {
             }
             // Null-move pruning: if passing still fails high, a real move will too.
             if allow_null
-                && depth >= NMP_MIN_DEPTH
+                && depth >= tunables::nmp_min_depth()
                 && static_eval >= beta
                 && has_non_pawn_material(pos)
                 && let Ok(null_pos) = pos.clone().swap_turn()
             {
                 self.line.plies[ply].moved = NO_PIECE_TO;
-                let reduction =
-                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let reduction = tunables::nmp_base_reduction()
+                    + depth / tunables::nmp_depth_divisor()
+                    + ((static_eval - beta) / tunables::nmp_eval_divisor()).min(tunables::nmp_eval_reduction_max());
                 let null_key = key_of(&null_pos);
                 self.line.keys.push(null_key);
                 self.evaluator.follow_null_move(ply);
@@ -198,7 +217,11 @@ impl Worker {
 
         // Internal iterative reduction: a node without a table move is searched a ply
         // shallower; the next visit finds the move this search leaves behind.
-        if P::FEATURES.pruning && P::FEATURES.transposition_table && depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE {
+        if P::FEATURES.pruning
+            && P::FEATURES.transposition_table
+            && depth >= tunables::iir_min_depth()
+            && tt_move == NO_MOVE
+        {
             depth -= 1;
         }
 
@@ -210,7 +233,7 @@ impl Worker {
         if P::FEATURES.pruning
             && ply > 0
             && excluded == NO_MOVE
-            && depth >= SE_MIN_DEPTH
+            && depth >= tunables::se_min_depth()
             && let Some(hit) = tt_hit
         {
             match self.singular::<P>(pos, key, depth, ply, beta, hit) {
@@ -255,12 +278,15 @@ impl Worker {
         let futile = P::FEATURES.pruning
             && !PV
             && !in_check
-            && depth <= FUTILITY_MAX_DEPTH
+            && depth <= tunables::futility_max_depth()
             && alpha.abs() < MATE_BOUND
-            && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth + FUTILITY_IMPROVING * i32::from(improving)
+            && static_eval
+                + tunables::futility_base()
+                + tunables::futility_per_depth() * depth
+                + tunables::futility_improving() * i32::from(improving)
                 <= alpha;
-        let lmp_limit =
-            if improving { LMP_BASE + depth * depth } else { (LMP_BASE + depth * depth) / LMP_NOT_IMPROVING_DIVISOR };
+        let lmp_tries = tunables::lmp_base() + depth * depth;
+        let lmp_limit = if improving { lmp_tries } else { lmp_tries * tunables::lmp_not_improving_percent() / 100 };
 
         for m in picker {
             let code = encode(m);
@@ -275,7 +301,7 @@ impl Worker {
             let gives_check = child.is_check();
 
             if P::FEATURES.pruning && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
-                if depth <= LMP_MAX_DEPTH && quiet_count as i32 >= lmp_limit {
+                if depth <= tunables::lmp_max_depth() && quiet_count as i32 >= lmp_limit {
                     continue;
                 }
                 if futile {
@@ -288,10 +314,14 @@ impl Worker {
                 && ply > 0
                 && !in_check
                 && !gives_check
-                && depth <= SEE_PRUNE_MAX_DEPTH
+                && depth <= tunables::see_prune_max_depth()
                 && best_value > -MATE_BOUND
             {
-                let bar = if quiet { -SEE_QUIET_MARGIN * depth } else { -SEE_TACTICAL_MARGIN * depth * depth };
+                let bar = if quiet {
+                    -tunables::see_quiet_margin() * depth
+                } else {
+                    -tunables::see_tactical_margin() * depth * depth
+                };
                 if see(pos, m) < bar {
                     continue;
                 }
@@ -308,8 +338,8 @@ impl Worker {
             } else {
                 let mut reduction = 0;
                 if P::FEATURES.pruning
-                    && depth >= LMR_MIN_DEPTH
-                    && searched >= LMR_FULL_DEPTH_MOVES
+                    && depth >= tunables::lmr_min_depth()
+                    && searched >= tunables::lmr_full_depth_moves()
                     && quiet
                     && !gives_check
                     && !in_check
@@ -319,7 +349,7 @@ impl Worker {
                     reduction += i32::from(!improving);
                     reduction -= i32::from(code == killers[0] || code == killers[1]);
                     if P::FEATURES.history {
-                        reduction -= self.quiet_score(side, m, previous) / LMR_HISTORY_DIVISOR;
+                        reduction -= self.quiet_score(side, m, previous) / tunables::lmr_history_divisor();
                     }
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
@@ -419,12 +449,12 @@ impl Worker {
     ) -> Singular {
         if hit.mv == NO_MOVE
             || hit.bound == TtBound::Upper
-            || hit.depth < depth - SE_TT_DEPTH_MARGIN
+            || hit.depth < depth - tunables::se_tt_depth_margin()
             || hit.value.abs() >= MATE_BOUND
         {
             return Singular::No;
         }
-        let singular_beta = hit.value - SE_MARGIN * depth;
+        let singular_beta = hit.value - tunables::se_margin() * depth;
         self.line.plies[ply].excluded = hit.mv;
         let value = self.negamax::<P, false>(pos, key, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, false);
         self.line.plies[ply].excluded = NO_MOVE;

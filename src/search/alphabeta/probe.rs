@@ -5,7 +5,6 @@ use shakmaty::{Chess, Color, Move};
 
 use super::AlphaBeta;
 use super::negamax::late_move_reduction;
-use super::params::{LMR_FULL_DEPTH_MOVES, LMR_MIN_DEPTH};
 use super::presets::{Full, Minimax, Preset, Selectivity};
 use crate::eval::Evaluation;
 use crate::moves::encode;
@@ -13,6 +12,7 @@ use crate::search::probe::{ProbeLimits, Prober};
 use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
 use crate::search::tt::TtHit;
+use crate::search::tunables;
 use crate::search::{INFINITY, MAX_DEPTH, Reporter, SearchJob, SearchOutcome, Searcher};
 use crate::zobrist::key_of;
 
@@ -89,7 +89,7 @@ impl Prober for AlphaBeta {
     /// Alpha-beta's reduction of a principal-variation node's late quiet move, leaving at
     /// least two plies.
     fn late_move_reduction(&self, depth: u32, searched: usize) -> u32 {
-        if depth < LMR_MIN_DEPTH as u32 || searched < LMR_FULL_DEPTH_MOVES {
+        if depth < tunables::lmr_min_depth() as u32 || searched < tunables::lmr_full_depth_moves() {
             return 0;
         }
         let reduction = late_move_reduction(depth as i32, searched) - 1;

@@ -4,12 +4,13 @@
 use shakmaty::{Chess, Position, Role};
 
 use super::movepick::MovePicker;
-use super::params::{DELTA_MARGIN, QUIESCENCE_DRAFT};
+use super::params::QUIESCENCE_DRAFT;
 use super::presets::Preset;
 use super::see::{may_lose_material, see};
 use super::worker::Worker;
 use crate::moves::{NO_MOVE, encode, is_tactical, role_value};
 use crate::search::tt::TtBound;
+use crate::search::tunables;
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mated_in};
 use crate::zobrist::key_after;
 
@@ -83,8 +84,9 @@ impl Worker {
                 let gain = m.capture().map_or(0, role_value)
                     + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
                     + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
-                let hopeless =
-                    P::FEATURES.delta_pruning && alpha.abs() < MATE_BOUND && stand_pat + gain + DELTA_MARGIN <= alpha;
+                let hopeless = P::FEATURES.delta_pruning
+                    && alpha.abs() < MATE_BOUND
+                    && stand_pat + gain + tunables::delta_margin() <= alpha;
                 if hopeless || (P::FEATURES.quiescence_see && may_lose_material(m) && see(pos, m) < 0) {
                     continue;
                 }

@@ -7,11 +7,11 @@ use shakmaty::{Chess, Move, Position};
 
 use super::history::piece_to;
 use super::movepick::{MovePicker, OrderingHints};
-use super::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
 use super::presets::Preset;
 use super::worker::Worker;
 use super::{VERBOSE_AFTER_MS, see};
 use crate::moves::{NO_MOVE, encode};
+use crate::search::tunables;
 use crate::search::{Bound, INFINITY, MATE_BOUND, Progress, Report, Reporter};
 use crate::zobrist::key_after;
 
@@ -129,8 +129,8 @@ impl Worker {
         start: Instant,
     ) -> i32 {
         let (mut alpha, mut beta) = (-INFINITY, INFINITY);
-        let mut delta = ASPIRATION_DELTA;
-        if P::FEATURES.aspiration && depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+        let mut delta = tunables::aspiration_delta();
+        if P::FEATURES.aspiration && depth >= tunables::aspiration_min_depth() && previous.abs() < MATE_BOUND {
             alpha = (previous - delta).max(-INFINITY);
             beta = (previous + delta).min(INFINITY);
         }
@@ -149,7 +149,7 @@ impl Worker {
             } else {
                 return value;
             };
-            delta *= 2;
+            delta = delta * tunables::aspiration_growth_percent() / 100;
             if start.elapsed().as_millis() >= VERBOSE_AFTER_MS {
                 let line = self.principal_line(root);
                 let report = Report { multipv, ..self.report(depth, value, bound, line, start.elapsed()) };

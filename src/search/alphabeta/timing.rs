@@ -4,10 +4,7 @@
 
 use shakmaty::Move;
 
-use super::params::{
-    TM_CHANGE_PERCENT, TM_DROP_CAP, TM_DROP_PERCENT_PER_10CP, TM_MAX_PERCENT, TM_MIN_DEPTH, TM_MIN_PERCENT,
-    TM_NODE_BASE_PERCENT, TM_NODE_SLOPE_PERCENT,
-};
+use crate::search::tunables;
 
 /// What the iterations so far said about the best move.
 #[derive(Default)]
@@ -26,18 +23,19 @@ impl Stability {
     pub(super) fn soft_scale(&mut self, depth: u32, best: Move, value: i32, best_nodes: u64, root_nodes: u64) -> u32 {
         let changed = self.best.is_some_and(|before| before != best);
         self.changes = self.changes / 2 + if changed { 1000 } else { 0 };
-        let drop = self.value.map_or(0, |before| (before - value).clamp(0, TM_DROP_CAP));
+        let drop = self.value.map_or(0, |before| (before - value).clamp(0, tunables::tm_drop_cap()));
         self.best = Some(best);
         self.value = Some(value);
-        if depth < TM_MIN_DEPTH {
+        if depth < tunables::tm_min_depth() {
             return 100;
         }
         let share_per_mille = (best_nodes * 1000 / root_nodes.max(1)) as i64;
-        let instability = 100 + (TM_CHANGE_PERCENT * self.changes / 1000) as i64;
-        let falling = 100 + i64::from(TM_DROP_PERCENT_PER_10CP * drop / 10);
-        let effort = (TM_NODE_BASE_PERCENT as i64 - TM_NODE_SLOPE_PERCENT as i64 * share_per_mille / 1000).max(0);
+        let instability = 100 + (tunables::tm_change_percent() * self.changes / 1000) as i64;
+        let falling = 100 + i64::from(tunables::tm_drop_percent_per_10cp() * drop / 10);
+        let base = i64::from(tunables::tm_node_base_percent());
+        let effort = (base - i64::from(tunables::tm_node_slope_percent()) * share_per_mille / 1000).max(0);
         let percent = instability * falling / 100 * effort / 100;
-        percent.clamp(TM_MIN_PERCENT as i64, TM_MAX_PERCENT as i64) as u32
+        percent.clamp(i64::from(tunables::tm_min_percent()), i64::from(tunables::tm_max_percent())) as u32
     }
 }
 
@@ -67,12 +65,12 @@ mod tests {
         falling.soft_scale(9, e4, 100, 400, 1000);
         let steady = Stability { best: Some(e4), value: Some(40), changes: 0 }.soft_scale(10, e4, 40, 400, 1000);
         assert!(falling.soft_scale(10, e4, 40, 400, 1000) > steady, "a falling score asks for more time");
-        assert_eq!(Stability::default().soft_scale(2, e4, 0, 1, 1000), 100, "no opinion before TM_MIN_DEPTH");
+        assert_eq!(Stability::default().soft_scale(2, e4, 0, 1, 1000), 100, "no opinion before tm_min_depth");
         let mut wild = Stability::default();
         for depth in 1..30 {
             let best = if depth % 2 == 0 { e4 } else { d4 };
             scale = wild.soft_scale(depth, best, -30 * depth as i32, 0, 1000);
         }
-        assert_eq!(scale, TM_MAX_PERCENT);
+        assert_eq!(scale, tunables::tm_max_percent());
     }
 }

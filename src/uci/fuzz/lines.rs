@@ -7,7 +7,7 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use super::fixtures::Fixtures;
 use crate::engine::game::parse_fen;
-use crate::engine::options::{EngineOption, OPTIONS, OptionKind};
+use crate::engine::options::{self, EngineOption, OptionKind};
 use crate::random::SplitMix;
 
 /// Positions `position fen` starts from: the openings and endings every engine meets, the
@@ -174,7 +174,7 @@ impl LineGenerator {
 
     /// `setoption` for any option of the table, its value valid three times in four.
     fn setoption(&mut self) -> String {
-        let option = self.pick(OPTIONS);
+        let option = self.pick(options::all());
         let name = self.shuffle_case(option.name);
         let value = if self.chance(750) { self.valid_value(option) } else { self.invalid_value(option) };
         match (&option.kind, self.below(10)) {
@@ -399,7 +399,7 @@ mod tests {
         ] {
             assert!(first_words.contains(command), "no {command}");
         }
-        for option in OPTIONS {
+        for option in options::all() {
             let prefix = format!("setoption name {}", option.name).to_ascii_lowercase();
             assert!(lines.iter().any(|line| line.to_ascii_lowercase().starts_with(&prefix)), "no {}", option.name);
         }

@@ -1,0 +1,33 @@
+//! `harrier tunables` (the `tune` build): every search tunable as a line of OpenBench's
+//! SPSA input, or as a row of the table in docs/tuning.md.
+
+use clap::Args;
+use harrier::search::tunables::{TUNABLES, Tunable};
+
+/// The flags of `harrier tunables`.
+#[derive(Args)]
+pub struct Tunables {
+    /// A Markdown table instead: name, default, min, max, c_end, r_end and what it does
+    #[arg(long)]
+    table: bool,
+}
+
+impl Tunables {
+    /// Prints a line per tunable on stdout, in the order declared.
+    pub fn run(self) -> Result<(), String> {
+        if self.table {
+            println!("| name | default | min | max | c_end | r_end | what it does |");
+            println!("|---|---|---|---|---|---|---|");
+        }
+        for tunable in TUNABLES {
+            if self.table {
+                let Tunable { name, default, min, max, c_end, r_end, .. } = tunable;
+                let what = tunable.description().replace('|', "\\|");
+                println!("| `{name}` | {default} | {min} | {max} | {c_end} | {r_end} | {what} |");
+            } else {
+                println!("{}", tunable.spsa_line());
+            }
+        }
+        Ok(())
+    }
+}
