@@ -1,6 +1,7 @@
 # Harrier build entry points.
 #   make              build the release binary (OpenBench: make EXE=<path> copies it there)
-#   make test         everything CI runs: format check, clippy, all tests in release mode
+#   make test         everything CI runs: format check, clippy, all tests optimised
+#                     (the release profile without link-time optimisation)
 #   make bench        the functional signature: <nodes> nodes <nps> nps
 #   make native       a build for this machine's CPU only: target/native/release/harrier
 #   make lichess-test games through python-chess as lichess-bot plays them (README, lichess-bot);
@@ -31,10 +32,15 @@ endif
 native:
 	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release --target-dir target/native
 
+# The tests build with the profile release-test (Cargo.toml): optimised as the release
+# binary is, without its link-time optimisation. Clippy runs with the same profile so that
+# the build scripts and proc-macros it compiles are the ones the test build uses.
+TEST_PROFILE := release-test
+
 test:
 	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) test --release
+	$(CARGO) clippy --all-targets --profile $(TEST_PROFILE) -- -D warnings
+	$(CARGO) test --profile $(TEST_PROFILE)
 
 bench: build
 	$(BINARY) bench
