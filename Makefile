@@ -1,6 +1,7 @@
 # Harrier build entry points.
 #   make              build the release binary (OpenBench: make EXE=<path> copies it there)
-#   make test         everything CI runs: format check, clippy, all tests in release mode
+#   make test         everything CI runs: format check, clippy, all tests optimised
+#                     (the release profile without link-time optimisation)
 #   make bench        the functional signature: <nodes> nodes <nps> nps
 #   make native       a build for this machine's CPU only: target/native/release/harrier
 #   make lichess-test games through python-chess as lichess-bot plays them (docs/lichess-bot.md);
@@ -38,15 +39,20 @@ endif
 native:
 	RUSTFLAGS="-C target-cpu=native" $(CARGO) build --release --target-dir target/native
 
-# The tune build is checked too: clippy on every target, then its own tests and the bench
-# signatures (the defaults must search as the default build does), in the test profile,
-# which builds faster than the release one.
+# The tests build with the profile release-test (Cargo.toml): optimised as the release
+# binary is, without its link-time optimisation. Clippy runs with the same profile so that
+# the build scripts and proc-macros it compiles are the ones the test build uses. The tune
+# build is checked too, in a target directory of its own: clippy on every target, then its
+# own tests and the bench signatures (the defaults must search as the default build does).
+TEST_PROFILE := release-test
+
 test:
 	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) test --release
-	$(CARGO) clippy --all-targets --features tune --target-dir $(TUNE_TARGET) -- -D warnings
-	$(CARGO) test --features tune --target-dir $(TUNE_TARGET) --test tunables --test bench_signature
+	$(CARGO) clippy --all-targets --profile $(TEST_PROFILE) -- -D warnings
+	$(CARGO) test --profile $(TEST_PROFILE)
+	$(CARGO) clippy --all-targets --features tune --profile $(TEST_PROFILE) --target-dir $(TUNE_TARGET) -- -D warnings
+	$(CARGO) test --features tune --profile $(TEST_PROFILE) --target-dir $(TUNE_TARGET) --test integration \
+		-- tunables:: bench_signature::
 
 bench: build
 	$(BINARY) bench

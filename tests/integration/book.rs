@@ -2,14 +2,12 @@
 //! own Polyglot book: keys from shakmaty's zobrist keys (Polyglot's, as the specification's
 //! test positions show in the unit tests), moves packed as the specification lays them out.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, Square};
 
-use common::*;
+use crate::common::*;
 
 /// A clock for both sides: a game move, which the book may answer.
 const GAME_GO: &str = "go wtime 60000 btime 60000";

@@ -5,8 +5,6 @@
 //! (`docs/bandwidth.md`). The harness is in
 //! `common`; every `bestmove`, ponder move and PV is replayed for legality there.
 
-mod common;
-
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -14,7 +12,7 @@ use harrier::moves::parse_uci;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position, PositionError};
 
-use common::*;
+use crate::common::*;
 
 /// White mates in two with a quiet first move: 1. Re2 Ka4 2. Ra2#.
 const QUIET_MATE_IN_TWO: &str = "8/8/8/8/8/k7/8/1R2R1K1 w - - 0 1";

@@ -1,11 +1,9 @@
 //! MultiPV through the real binary: N lines, each its own `multipv k` with its own score,
 //! distinct first moves, best first, every PV legal; no more lines than legal moves.
 
-mod common;
-
 use shakmaty::Position;
 
-use common::*;
+use crate::common::*;
 
 /// The lines of the last complete iteration: (multipv number, centipawns, pv), in order.
 fn last_iteration(lines: &[String]) -> Vec<(i64, i64, Vec<String>)> {

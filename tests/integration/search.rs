@@ -1,15 +1,13 @@
 //! The alpha-beta searcher against independent references written here from shakmaty
 //! alone: a plain minimax (Edwards & Hart's check that alpha-beta returns the minimax
 //! value), a reference quiescence search, and hand-made draws by repetition, the fifty-move
-//! rule and insufficient material (the mate suites are in tests/mates.rs). Every search has
+//! rule and insufficient material (the mate suites are in `mates`). Every search has
 //! a fixed depth, so results do not depend on the machine.
-
-mod common;
 
 use std::time::Duration;
 
-use common::Harrier;
-use common::searching::*;
+use crate::common::Harrier;
+use crate::common::searching::*;
 use harrier::engine::game::Game;
 use harrier::eval::hce::evaluate;
 use harrier::search::alphabeta::presets::{Features, Full, Plain, Preset};

@@ -1,17 +1,14 @@
 //! The `tune` build (`cargo test --features tune`): every search tunable is a UCI spin
 //! option over its declared range, a `setoption` of one changes the search and restoring
 //! it restores the search, and `harrier tunables` prints lines that OpenBench's SPSA parser
-//! takes, as declared and as docs/tuning.md's table shows them. (tests/bench_signature.rs,
-//! run in this build, shows that the defaults search exactly as the default build does.)
-#![cfg(feature = "tune")]
-
-mod common;
+//! takes, as declared and as docs/tuning.md's table shows them. (`bench_signature`, run in
+//! this build, shows that the defaults search exactly as the default build does.)
 
 use std::collections::HashSet;
 use std::process::Command;
 use std::time::Instant;
 
-use common::{Harrier, TIMEOUT, position};
+use crate::common::{Harrier, TIMEOUT, position};
 use harrier::engine::options;
 use harrier::search::Limits;
 use harrier::search::time::TimeManager;

@@ -3,8 +3,6 @@
 //! across moves and ponder hits, the memory cap (on a random tree and in chess), the depth
 //! penalty, and a frozen tree that deepens its tips instead of growing.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -129,7 +127,7 @@ fn a_strict_drop_never_hides_an_escape_from_a_mate() {
         {
             // Full-width alpha-beta to the mate's depth proves any mate that short.
             let depth = 2 * moves as u32 - 1;
-            let reference = common::searching::search::<Minimax>(&pos, &[], depth).report.score;
+            let reference = crate::common::searching::search::<Minimax>(&pos, &[], depth).report.score;
             assert!(
                 matches!(reference, Score::Mate(m) if m > 0 && m <= moves),
                 "{fen}: strict Harris claims mate in {moves}, full-width depth {depth} says {reference:?}"

@@ -1,25 +1,23 @@
-//! The alpha-beta searcher against the brute-force mate prover of tests/common, written
+//! The alpha-beta searcher against the brute-force mate prover of `common`, written
 //! from shakmaty alone: every record of epd/mates.epd and epd/mates_hard.epd is proved
 //! first, then the engine must find each mate with its exact distance. Every search has a
 //! fixed depth, so results do not depend on the machine.
 
-mod common;
-
 use std::collections::HashSet;
 use std::process::Command;
 
-use common::searching::*;
+use crate::common::searching::*;
 use harrier::search::MATE_SEARCH_EXTRA_PLIES;
 use harrier::search::Score;
 use harrier::search::alphabeta::presets::{Full, Plain};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position, Role};
 
-const MATES: &str = include_str!("../epd/mates.epd");
-const MATES_HARD: &str = include_str!("../epd/mates_hard.epd");
+const MATES: &str = include_str!("../../epd/mates.epd");
+const MATES_HARD: &str = include_str!("../../epd/mates_hard.epd");
 
 // ---------------------------------------------------------------------------------------
-// Brute-force mate prover (mates_within and mating_move: tests/common/searching.rs)
+// Brute-force mate prover (mates_within and mating_move: common/searching.rs)
 // ---------------------------------------------------------------------------------------
 
 /// The fewest moves to a forced mate (up to `limit`) and every move that achieves it.

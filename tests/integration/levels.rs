@@ -1,11 +1,9 @@
 //! Playing levels through the real binary: a limited level searches few nodes and varies
 //! its moves among good ones; full strength is the normal search.
 
-mod common;
-
 use std::collections::HashSet;
 
-use common::*;
+use crate::common::*;
 
 /// The position after 1. e4 e5 2. Nf3: many reasonable replies.
 const MOVES: [&str; 3] = ["e2e4", "e7e5", "g1f3"];

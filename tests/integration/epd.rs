@@ -3,16 +3,14 @@
 //! and checks every result line, the points, the theme table and the totals against what
 //! it computes from the engine's played moves. Every run has a fixed depth.
 
-mod common;
-
 use std::collections::HashMap;
 use std::process::{Command, Output};
 
-use common::searching::{chess, mates_within, uci};
+use crate::common::searching::{chess, mates_within, uci};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};
 
-const RUNNER: &str = include_str!("../epd/runner.epd");
+const RUNNER: &str = include_str!("../../epd/runner.epd");
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/runner.epd");
 /// Deep enough for every record's obvious best move, and deeper than any of its mates
 /// needs, so that a `dm` search visibly stops at the mate.

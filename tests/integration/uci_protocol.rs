@@ -1,15 +1,13 @@
 //! The UCI protocol through the real binary: every test starts `harrier`, talks to it over
 //! stdin/stdout and checks what a GUI would see (the harness is in `common`).
 
-mod common;
-
 use std::thread;
 use std::time::{Duration, Instant};
 
 use harrier::search::alphabeta::params::MATE_PROOF_EXTRA_PLIES;
 use shakmaty::{CastlingMode, Chess};
 
-use common::*;
+use crate::common::*;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 

@@ -3,14 +3,12 @@
 //! plain negamax written here with the same evaluation and the same quiescence; through the
 //! real binary it is offered, plays, stops and finds mates.
 
-mod common;
-
 use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::searching::*;
-use common::{Harrier, PROMPT, TIMEOUT, WATCH, position};
+use crate::common::searching::*;
+use crate::common::{Harrier, PROMPT, TIMEOUT, WATCH, position};
 use harrier::engine::searchers::{self, SearchMode};
 use harrier::search::alphabeta::presets::{Features, Preset};
 use harrier::search::{INFINITY, Limits, Score, SearchJob, Signals, Silent, mated_in};
@@ -203,15 +201,15 @@ fn minimax_mode_takes_the_alpha_beta_options_and_go_fields() {
     e.bestmove(&pos, TIMEOUT);
 }
 
-/// The mates in 2 and 3 of epd/mates.epd (each `bm` move proven to mate in `dm` by
-/// tests/mates.rs): minimax mode reports the exact distance and plays a mating move, for a
-/// mate in 2 within one second a move, for a mate in 3 under `go mate 3`, which searches
-/// to a fixed depth whatever the machine (full width, some need most of a second for the
-/// five plies that prove them) and stops once the mate is proven.
+/// The mates in 2 and 3 of epd/mates.epd (each `bm` move proven to mate in `dm` by the
+/// `mates` tests): minimax mode reports the exact distance and plays a mating move, for a
+/// mate in 2 within one second a move, for a mate in 3 under `go mate 3`, which searches to
+/// a fixed depth whatever the machine (full width, some need most of a second for the five
+/// plies that prove them) and stops once the mate is proven.
 #[test]
 fn minimax_mode_finds_mates_in_two_and_three() {
     let mut e = minimax_engine();
-    let text = include_str!("../epd/mates.epd");
+    let text = include_str!("../../epd/mates.epd");
     let mut tried = 0;
     for (index, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#')) {
         let dm: i64 =
@@ -227,7 +225,7 @@ fn minimax_mode_finds_mates_in_two_and_three() {
         e.send(go);
         let search = e.bestmove(&record.position, MATE_TIMEOUT);
         assert_eq!(search.final_field("mate"), Some(dm), "{}: {go}: {:#?}", record.id, search.lines);
-        let best = common::assert_legal(&record.position, &search.best);
+        let best = crate::common::assert_legal(&record.position, &search.best);
         assert!(record.best.contains(&best), "{}: {} does not mate in {dm}", record.id, search.best);
     }
     assert!(tried >= 20, "{tried} mates");
@@ -248,7 +246,7 @@ fn epd_tool_runs_minimax_mode() {
     assert!(output.status.success());
     let stdout = String::from_utf8(output.stdout).unwrap();
     let total =
-        include_str!("../epd/mates.epd").lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).count();
+        include_str!("../../epd/mates.epd").lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).count();
     assert_eq!(stdout.lines().last(), Some(format!("solved {total}/{total}").as_str()), "{stdout}");
     let output = run("fullwidth");
     assert!(!output.status.success() && output.stdout.is_empty());

@@ -2,11 +2,9 @@
 //! search's line must value every node as a fresh network evaluation of its position does,
 //! so a full-width search with the network returns the minimax value of that evaluation.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::searching::*;
+use crate::common::searching::*;
 use harrier::eval::nnue::{self, Network};
 use harrier::eval::{Evaluation, network_value};
 use harrier::search::alphabeta::presets::{Features, Preset};

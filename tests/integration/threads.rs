@@ -2,11 +2,9 @@
 //! the setting, searches with them play legal moves and find the same mates, and bandwidth
 //! mode (which searches alone) starts none.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 
 #[test]
 fn helper_threads_follow_the_threads_option() {

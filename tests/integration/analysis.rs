@@ -1,11 +1,9 @@
 //! What analysis GUIs reach for, through the real binary: Stockfish's `d` and `eval`
 //! debugging commands, `go mate` from either side, and the analysis options.
 
-mod common;
-
 use std::io::{Read, Write};
 
-use common::*;
+use crate::common::*;
 
 /// Everything the engine prints for `input` (which ends with `quit`).
 fn transcript(input: &str) -> String {

@@ -2,13 +2,11 @@
 //! life of the process, `quit` during a search or idle thinking in either mode, and a GUI
 //! that closes its end of the output.
 
-mod common;
-
 use std::io::Write;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 #[test]
 fn one_search_thread_serves_every_go_in_both_modes() {

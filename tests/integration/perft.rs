@@ -1,18 +1,16 @@
 //! Move-generation counts against the known values in `epd/perft.epd`, through the library
 //! and through the binary (`harrier perft` and the UCI `go perft`).
 
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::Harrier;
+use crate::common::Harrier;
 use harrier::engine::game::parse_fen;
 use harrier::perft::{PerftCase, divide, parse_suite, perft};
 use shakmaty::{CastlingMode, Chess, Position};
 
-const SUITE: &str = include_str!("../epd/perft.epd");
+const SUITE: &str = include_str!("../../epd/perft.epd");
 /// A Chess960 position with both castling moves legal at the root.
 const CHESS960: &str = "1r2k1r1/1p4p1/8/8/8/8/1P4P1/1R2K1R1 w GBgb - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

@@ -2,12 +2,10 @@
 //! The tables are not part of the project: the tests read them from the directory in
 //! `HARRIER_SYZYGY_PATH` (3- and 4-piece WDL and DTZ tables) and say so when it is unset.
 
-mod common;
-
 use shakmaty::{CastlingMode, Chess, Position};
 use shakmaty_syzygy::{Tablebase, Wdl};
 
-use common::*;
+use crate::common::*;
 
 /// The tables' directory, or `None` (with a note on stderr) when the test cannot run.
 fn tables_dir(test: &str) -> Option<String> {

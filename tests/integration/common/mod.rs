@@ -1,12 +1,10 @@
-//! The harness shared by the transcript tests (`mod common;` in each): it starts the real
-//! `harrier` binary, talks to it over stdin/stdout and checks what a GUI would see.
+//! The harness shared by the transcript tests: it starts the real `harrier` binary, talks
+//! to it over stdin/stdout and checks what a GUI would see.
 //!
 //! Every line the engine prints is checked to be a UCI line, and every `bestmove` (with its
 //! ponder move and the PVs before it) is replayed with shakmaty for legality. Timeouts are
 //! generous and latency limits loose, so the tests hold on a loaded two-core machine; the
 //! real latency targets are measured elsewhere.
-// Each test file compiles this module on its own and uses only part of it.
-#![allow(dead_code)]
 
 pub mod searching;
 
