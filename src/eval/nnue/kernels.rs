@@ -57,25 +57,52 @@ pub fn screlu_dot(acc: &[Block], weights: &[Block]) -> i64 {
     screlu_dot_blocks(acc, weights)
 }
 
+/// [`update`]'s loops, compiled for the common widths with the width a constant (the row
+/// of an input is then one bounds-checked step into rows of fixed size), and for any
+/// other width with the width read at run time.
 #[inline(always)]
 fn update_blocks(accs: [&mut [Block]; 2], rows: &[Block], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
-    for ((acc, adds), subs) in accs.into_iter().zip(adds).zip(subs) {
-        let width = acc.len();
-        for (index, block) in acc.iter_mut().enumerate() {
-            let mut lanes = block.0;
-            for &row in adds {
-                for (value, weight) in lanes.iter_mut().zip(&rows[row * width + index].0) {
-                    *value = value.wrapping_add(*weight);
+    match accs[0].len() {
+        2 => update_width::<2>(accs, rows, adds, subs),
+        4 => update_width::<4>(accs, rows, adds, subs),
+        8 => update_width::<8>(accs, rows, adds, subs),
+        width => {
+            for ((acc, adds), subs) in accs.into_iter().zip(adds).zip(subs) {
+                for (index, block) in acc.iter_mut().enumerate() {
+                    update_block(block, |row| &rows[row * width + index], adds, subs);
                 }
             }
-            for &row in subs {
-                for (value, weight) in lanes.iter_mut().zip(&rows[row * width + index].0) {
-                    *value = value.wrapping_sub(*weight);
-                }
-            }
-            block.0 = lanes;
         }
     }
+}
+
+/// [`update_blocks`] for accumulators `W` blocks wide.
+#[inline(always)]
+fn update_width<const W: usize>(accs: [&mut [Block]; 2], rows: &[Block], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
+    let (rows, _) = rows.as_chunks::<W>();
+    for ((acc, adds), subs) in accs.into_iter().zip(adds).zip(subs) {
+        for (index, block) in acc.iter_mut().take(W).enumerate() {
+            update_block(block, |row| &rows[row][index], adds, subs);
+        }
+    }
+}
+
+/// One block of an accumulator plus the same block of the `adds` rows and minus that of
+/// the `subs` rows, `row_block` giving a row's block; the lanes stay in registers.
+#[inline(always)]
+fn update_block<'a>(block: &mut Block, row_block: impl Fn(usize) -> &'a Block, adds: &[usize], subs: &[usize]) {
+    let mut lanes = block.0;
+    for &row in adds {
+        for (value, weight) in lanes.iter_mut().zip(&row_block(row).0) {
+            *value = value.wrapping_add(*weight);
+        }
+    }
+    for &row in subs {
+        for (value, weight) in lanes.iter_mut().zip(&row_block(row).0) {
+            *value = value.wrapping_sub(*weight);
+        }
+    }
+    block.0 = lanes;
 }
 
 #[inline(always)]
