@@ -149,9 +149,9 @@ mod tests {
     use super::*;
     use crate::random::SplitMix;
 
-    /// Three blocks of random lanes within ±`limit`.
-    fn random_blocks(rng: &mut SplitMix, limit: i32) -> Vec<Block> {
-        (0..3)
+    /// `width` blocks of random lanes within ±`limit`.
+    fn random_blocks(rng: &mut SplitMix, width: usize, limit: i32) -> Vec<Block> {
+        (0..width)
             .map(|_| {
                 let mut block = Block([0; BLOCK]);
                 block.0.iter_mut().for_each(|v| *v = rng.range(-limit, limit) as i16);
@@ -167,13 +167,14 @@ mod tests {
     #[test]
     fn both_copies_agree_with_a_plain_loop() {
         let mut rng = SplitMix::new(5);
-        for _ in 0..50 {
-            let acc = random_blocks(&mut rng, 600);
-            let rows: Vec<Block> = (0..4).flat_map(|_| random_blocks(&mut rng, 500)).collect();
-            let weights = random_blocks(&mut rng, 128);
-            let row = |r: usize| lanes(&rows[3 * r..3 * r + 3]);
+        // The widths compiled with the width a constant, and others read at run time.
+        for width in [1, 2, 3, 4, 5, 8] {
+            let acc = random_blocks(&mut rng, width, 600);
+            let rows: Vec<Block> = (0..4).flat_map(|_| random_blocks(&mut rng, width, 500)).collect();
+            let weights = random_blocks(&mut rng, width, 128);
+            let row = |r: usize| lanes(&rows[width * r..width * (r + 1)]);
             let expected: Vec<i32> =
-                (0..3 * BLOCK).map(|i| lanes(&acc)[i] + row(0)[i] + row(1)[i] - row(2)[i] - row(3)[i]).collect();
+                (0..width * BLOCK).map(|i| lanes(&acc)[i] + row(0)[i] + row(1)[i] - row(2)[i] - row(3)[i]).collect();
             let dot: i64 =
                 lanes(&acc).iter().zip(lanes(&weights)).map(|(&a, w)| i64::from(a.clamp(0, QA).pow(2) * w)).sum();
             let (mut portable, mut other) = (acc.clone(), acc.clone());
