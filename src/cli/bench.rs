@@ -64,7 +64,7 @@ impl Bench {
                 result
             }
         };
-        println!("{} nodes {} nps", result.nodes, result.nps());
+        print_line!("{} nodes {} nps", result.nodes, result.nps());
         Ok(())
     }
 }

@@ -34,7 +34,7 @@ impl Data {
         for problem in &report.problems {
             eprintln!("data: {problem}");
         }
-        println!(
+        print_line!(
             "{}: {} files, {} games, {} positions, {} bytes; {} problems",
             check.dir.display(),
             report.files,

@@ -30,9 +30,9 @@ impl Eval {
         };
         let position = position(&self.fen)?;
         for line in harrier::eval::hce::trace::report(&position) {
-            println!("{line}");
+            print_line!("{line}");
         }
-        println!("{}", harrier::eval::network_report_line(&net, &position, &label));
+        print_line!("{}", harrier::eval::network_report_line(&net, &position, &label));
         Ok(())
     }
 }

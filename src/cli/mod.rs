@@ -3,6 +3,16 @@
 //! and what each command does with them. A command's module holds both, so that a flag is
 //! read beside its use; [`values`] holds what several commands' flags share.
 
+/// `println!` for a command's output: a reader that has gone (`harrier perft 6 | head`) is
+/// no error. The command ends as it would have, its output cut short where the reader left,
+/// where `println!` would panic.
+macro_rules! print_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod bench;
 mod data;
 mod datagen;

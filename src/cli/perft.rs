@@ -29,11 +29,11 @@ impl Perft {
         let mut total = 0;
         for (m, count) in divide(&position, self.depth) {
             total += count;
-            println!("{}: {count}", uci_text(m, mode));
+            print_line!("{}: {count}", uci_text(m, mode));
         }
         let seconds = start.elapsed().as_secs_f64();
-        println!();
-        println!("Nodes searched: {total}");
+        print_line!();
+        print_line!("Nodes searched: {total}");
         eprintln!("{seconds:.3} s, {:.0} nodes/s", total as f64 / seconds.max(1e-9));
         Ok(())
     }

@@ -16,16 +16,16 @@ impl Tunables {
     /// Prints a line per tunable on stdout, in the order declared.
     pub fn run(self) -> Result<(), String> {
         if self.table {
-            println!("| name | default | min | max | c_end | r_end | what it does |");
-            println!("|---|---|---|---|---|---|---|");
+            print_line!("| name | default | min | max | c_end | r_end | what it does |");
+            print_line!("|---|---|---|---|---|---|---|");
         }
         for tunable in TUNABLES {
             if self.table {
                 let Tunable { name, default, min, max, c_end, r_end, .. } = tunable;
                 let what = tunable.description().replace('|', "\\|");
-                println!("| `{name}` | {default} | {min} | {max} | {c_end} | {r_end} | {what} |");
+                print_line!("| `{name}` | {default} | {min} | {max} | {c_end} | {r_end} | {what} |");
             } else {
-                println!("{}", tunable.spsa_line());
+                print_line!("{}", tunable.spsa_line());
             }
         }
         Ok(())

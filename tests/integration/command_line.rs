@@ -148,3 +148,21 @@ fn perft_counts_on_stdout() {
     assert!(output.status.success(), "{output:?}");
     assert!(stdout(&output).lines().any(|line| line == "Nodes searched: 8902"), "{output:?}");
 }
+
+/// A reader that leaves early (`harrier perft 5 | head -1`) ends the command quietly: status
+/// 0 and no panic message, where `println!` would panic on the closed pipe.
+#[test]
+fn a_reader_that_leaves_early_is_no_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_harrier"))
+        .args(["perft", "5"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Closed before perft has counted anything, so every line meets a pipe with no reader.
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "harrier perft 5 into a closed pipe: {output:?}");
+    assert!(!stderr(&output).contains("panicked"), "harrier perft 5 into a closed pipe: {output:?}");
+}
