@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use harrier::eval::nnue::InputBuckets;
 use harrier::eval::nnue::train::{self, DEFAULT_HIDDEN, Plan, TrainSettings};
 
 use super::values::{at_least_one, cores};
@@ -22,6 +23,11 @@ pub struct Train {
     /// Output buckets, chosen by the number of pieces
     #[arg(long, default_value_t = train::DEFAULT_BUCKETS)]
     buckets: usize,
+    /// Input buckets by each side's king: none, mirror (a king on the e to h files mirrors
+    /// its side's board), 32 bucket numbers for the king's squares on files a to d, rank 1
+    /// first, mirrored (e.g. 0,0,1,1/2,2,2,2/3,3,3,3/...), or 64 for every square
+    #[arg(long, value_name = "LAYOUT", value_parser = InputBuckets::parse, default_value = "none")]
+    input_buckets: InputBuckets,
     /// Full passes over the data
     #[arg(long, default_value_t = train::DEFAULT_EPOCHS)]
     epochs: usize,
@@ -43,7 +49,8 @@ pub struct Train {
     /// The share of games held out to measure the validation loss
     #[arg(long, value_name = "SHARE", default_value_t = train::DEFAULT_VALIDATION)]
     validation: f64,
-    /// Also train on positions without castling rights mirrored from a to h (0: no)
+    /// Also train on positions without castling rights mirrored from a to h (0: no; never
+    /// with mirrored input buckets, which read both alike)
     #[arg(long, value_name = "0|1", default_value_t = u8::from(train::DEFAULT_MIRROR))]
     mirror: u8,
     /// A checkpoint to carry on from
@@ -59,6 +66,7 @@ impl Train {
             out: self.out,
             hidden: self.hidden,
             buckets: self.buckets,
+            input_buckets: self.input_buckets,
             validation: self.validation,
             mirror: self.mirror != 0,
             resume: self.resume,

@@ -1,10 +1,14 @@
 //! The feature transformer's output for one position, per perspective: built from the
-//! board once, then kept up to date move by move with a few row additions.
+//! board once, then kept up to date move by move with a few row additions (and rebuilt
+//! when a king move changes its side's input bucket).
 
 use shakmaty::{Board, Color, Piece, Role, Square};
 
 use super::features::{Feature, feature_index};
-use super::{Block, MAX_PIECES, Network, kernels};
+use super::{Block, InputView, MAX_PIECES, Network, kernels};
+
+/// The perspectives in the order of an accumulator's halves.
+const PERSPECTIVES: [Color; 2] = [Color::White, Color::Black];
 
 /// Rows gathered for one pass of an incremental update: a move changes at most four pieces.
 const MOVE_ROWS: usize = 4;
@@ -14,18 +18,26 @@ const MOVE_ROWS: usize = 4;
 pub struct Accumulator {
     /// White's half, then Black's, each `hidden / BLOCK` blocks.
     halves: Box<[Block]>,
+    /// How each perspective (White's, then Black's) reads the board: the input bucket and
+    /// mirroring its king chose when the accumulator was last built.
+    views: [InputView; 2],
 }
 
 impl Accumulator {
     /// The accumulator of `board`, built from scratch.
     pub fn new(net: &Network, board: &Board) -> Accumulator {
-        let mut acc = Accumulator { halves: vec![Block([0; super::BLOCK]); 2 * net.blocks()].into_boxed_slice() };
+        let mut acc = Accumulator {
+            halves: vec![Block([0; super::BLOCK]); 2 * net.blocks()].into_boxed_slice(),
+            views: [InputView::plain(Color::White), InputView::plain(Color::Black)],
+        };
         acc.refresh(net, board);
         acc
     }
 
     /// Rebuilds the accumulator from `board` alone.
     pub fn refresh(&mut self, net: &Network, board: &Board) {
+        self.views =
+            PERSPECTIVES.map(|perspective| net.input_buckets().view_of(perspective, board.king_of(perspective)));
         let (white, black) = self.halves.split_at_mut(net.blocks());
         white.copy_from_slice(&net.feature_bias);
         black.copy_from_slice(&net.feature_bias);
@@ -46,9 +58,20 @@ impl Accumulator {
     #[inline]
     pub fn copy_from(&mut self, other: &Accumulator) {
         self.halves.copy_from_slice(&other.halves);
+        self.views = other.views;
     }
 
-    /// Adds `piece` on `square`.
+    /// How `perspective` reads the board in this accumulator.
+    #[inline]
+    pub fn view(&self, perspective: Color) -> InputView {
+        match perspective {
+            Color::White => self.views[0],
+            Color::Black => self.views[1],
+        }
+    }
+
+    /// Adds `piece` on `square`; neither this nor [`Accumulator::remove`] may change a
+    /// perspective's view (a king move across buckets needs [`Accumulator::refresh`]).
     pub fn add(&mut self, net: &Network, piece: Piece, square: Square) {
         self.apply(net, &[Feature::new(piece, square)], &[]);
     }
@@ -59,7 +82,8 @@ impl Accumulator {
     }
 
     /// Adds the `added` pieces and takes off the `removed` ones, in one pass over each
-    /// perspective's lanes (see [`super::move_changes`] for a move's changes).
+    /// perspective's lanes (see [`super::move_changes`] for a move's changes), each
+    /// perspective reading through its view as it stands.
     pub fn apply(&mut self, net: &Network, added: &[Feature], removed: &[Feature]) {
         self.apply_rows::<MOVE_ROWS>(net, added, removed);
     }
@@ -82,12 +106,13 @@ impl Accumulator {
         while !added.is_empty() || !removed.is_empty() {
             let (add_now, add_later) = added.split_at(added.len().min(N));
             let (remove_now, remove_later) = removed.split_at(removed.len().min(N));
-            for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            for (p, perspective) in PERSPECTIVES.into_iter().enumerate() {
+                let view = self.views[p];
                 for (row, f) in adds[p].iter_mut().zip(add_now) {
-                    *row = feature_index(perspective, f.piece, f.square);
+                    *row = feature_index(view, perspective, f.piece, f.square);
                 }
                 for (row, f) in subs[p].iter_mut().zip(remove_now) {
-                    *row = feature_index(perspective, f.piece, f.square);
+                    *row = feature_index(view, perspective, f.piece, f.square);
                 }
             }
             kernels::update(

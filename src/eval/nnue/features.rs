@@ -1,7 +1,9 @@
-//! The network's inputs: which of the 768 a piece switches on from each perspective, and
+//! The network's inputs: which of a bucket's 768 a piece switches on from each perspective, and
 //! which pieces a move takes off and puts on the board.
 
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
+
+use super::input_buckets::InputView;
 
 /// A piece on a square: one input per perspective.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,14 +21,14 @@ impl Feature {
     }
 }
 
-/// The input that `piece` on `square` switches on from `perspective`'s side: the
-/// perspective's own pieces first, then by role (pawn first) and square, with the board
-/// turned upside down for Black so that both sides see their own pieces the same way.
+/// The input that `piece` on `square` switches on from `perspective`'s side, read through
+/// `view` (its bucket's rows and its turn of the board): the perspective's own pieces
+/// first, then by role (pawn first) and square, with the board turned upside down for
+/// Black so that both sides see their own pieces the same way.
 #[inline]
-pub fn feature_index(perspective: Color, piece: Piece, square: Square) -> usize {
+pub fn feature_index(view: InputView, perspective: Color, piece: Piece, square: Square) -> usize {
     let theirs = usize::from(piece.color != perspective);
-    let square = if perspective == Color::White { square as usize } else { square as usize ^ 56 };
-    (theirs * 6 + piece.role as usize - 1) * 64 + square
+    view.input(theirs * 6 + piece.role as usize - 1, square)
 }
 
 /// The pieces a move takes off the board and puts on it. A move puts on at most two
@@ -109,7 +111,8 @@ mod tests {
             for color in Color::ALL {
                 for role in Role::ALL {
                     for square in Square::ALL {
-                        let index = feature_index(perspective, Piece { color, role }, square);
+                        let index =
+                            feature_index(InputView::plain(perspective), perspective, Piece { color, role }, square);
                         assert!(!seen[index], "{perspective:?} {color:?} {role:?} {square:?}");
                         seen[index] = true;
                     }
@@ -120,11 +123,26 @@ mod tests {
 
     #[test]
     fn black_sees_the_board_as_white_does_with_colours_swapped() {
-        let white_pawn_e2 = feature_index(Color::White, Piece { color: Color::White, role: Role::Pawn }, Square::E2);
-        let black_pawn_e7 = feature_index(Color::Black, Piece { color: Color::Black, role: Role::Pawn }, Square::E7);
+        let white_pawn_e2 = feature_index(
+            InputView::plain(Color::White),
+            Color::White,
+            Piece { color: Color::White, role: Role::Pawn },
+            Square::E2,
+        );
+        let black_pawn_e7 = feature_index(
+            InputView::plain(Color::Black),
+            Color::Black,
+            Piece { color: Color::Black, role: Role::Pawn },
+            Square::E7,
+        );
         assert_eq!(white_pawn_e2, black_pawn_e7);
         assert_eq!(white_pawn_e2, 8 + 4, "own pawns come first, a1 = 0");
-        let their_king = feature_index(Color::White, Piece { color: Color::Black, role: Role::King }, Square::H8);
+        let their_king = feature_index(
+            InputView::plain(Color::White),
+            Color::White,
+            Piece { color: Color::Black, role: Role::King },
+            Square::H8,
+        );
         assert_eq!(their_king, 767);
     }
 

@@ -2,19 +2,22 @@
 //! accumulators the search keeps along its line ([`AccumulatorStack`]), the training data
 //! ([`data`]) and the trainer ([`train`], `harrier train`).
 //!
-//! The network is a perspective net `768 -> hidden (x2) -> 1`, its hidden size and output
-//! buckets read from its file: every piece on the board switches on one of 768 inputs
-//! (colour relative to the perspective, role, square) for each side's perspective; the
-//! feature transformer sums those inputs' weight rows into an [`Accumulator`] per
-//! perspective; the output layer reads both accumulators through SCReLU, the side to
-//! move's first, with the weights of the position's output bucket (chosen by the number of
-//! pieces). Integers throughout, as `harrier train` quantises them (see `docs/nnue.md`), so
-//! a move costs a few row additions and an evaluation one dot product.
+//! The network is a perspective net `768 x input buckets -> hidden (x2) -> 1`, its input
+//! buckets, hidden size and output buckets read from its file: every piece on the board
+//! switches on one of 768 inputs (colour relative to the perspective, role, square) for
+//! each side's perspective, in the rows of the bucket that perspective's king chooses
+//! ([`InputBuckets`]; one bucket in the networks so far); the feature transformer sums
+//! those inputs' weight rows into an [`Accumulator`] per perspective; the output layer
+//! reads both accumulators through SCReLU, the side to move's first, with the weights of
+//! the position's output bucket (chosen by the number of pieces). Integers throughout, as
+//! `harrier train` quantises them (see `docs/nnue.md`), so a move costs a few row additions
+//! and an evaluation one dot product.
 
 mod accumulator;
 pub mod data;
 mod features;
 pub mod file;
+mod input_buckets;
 mod kernels;
 mod stack;
 pub mod train;
@@ -22,6 +25,7 @@ pub mod train;
 pub use accumulator::Accumulator;
 pub use features::{Changes, Feature, feature_index, move_changes};
 pub use file::QuantisedNet;
+pub use input_buckets::{InputBuckets, InputView, MAX_INPUT_BUCKETS};
 pub use stack::AccumulatorStack;
 
 use std::sync::Arc;
@@ -29,7 +33,7 @@ use std::sync::Arc;
 use once_cell::sync::Lazy;
 use shakmaty::{Chess, Position};
 
-/// Inputs of the feature transformer: 2 colours x 6 roles x 64 squares.
+/// Inputs of the feature transformer per input bucket: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
 /// Lanes the kernels process together: a hidden size the engine loads is a multiple of it.
 pub const BLOCK: usize = 64;
@@ -76,6 +80,8 @@ fn blocks_of(values: &[i16]) -> Box<[Block]> {
 pub struct Network {
     /// Lanes per accumulator half, a multiple of [`BLOCK`].
     hidden: usize,
+    /// Which rows each perspective reads, by where its king stands.
+    input_buckets: InputBuckets,
     /// One row of `hidden / BLOCK` blocks per input, `feature_index` order.
     feature_weights: Box<[Block]>,
     feature_bias: Box<[Block]>,
@@ -109,6 +115,7 @@ impl Network {
         }
         Ok(Network {
             hidden: net.hidden(),
+            input_buckets: net.input_buckets,
             feature_weights: blocks_of(&net.feature_weights),
             feature_bias: blocks_of(&net.feature_bias),
             output_weights: blocks_of(&net.output_weights),
@@ -120,6 +127,7 @@ impl Network {
     pub fn to_quantised(&self) -> QuantisedNet {
         let flat = |blocks: &[Block]| blocks.iter().flat_map(|block| block.0).collect();
         QuantisedNet {
+            input_buckets: self.input_buckets,
             feature_weights: flat(&self.feature_weights),
             feature_bias: flat(&self.feature_bias),
             output_weights: flat(&self.output_weights),
@@ -155,6 +163,11 @@ impl Network {
         self.output_bias.len()
     }
 
+    /// Which rows each perspective reads, by where its king stands.
+    pub fn input_buckets(&self) -> &InputBuckets {
+        &self.input_buckets
+    }
+
     /// Blocks per accumulator half.
     fn blocks(&self) -> usize {
         self.hidden / BLOCK
@@ -183,7 +196,7 @@ pub fn check_shape(hidden: usize) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "the network's shape is {INPUTS} -> {hidden} x2 -> 1; this engine loads hidden sizes that are multiples of \
+        "the network's shape is {INPUTS} -> {hidden} x2 -> 1 (per input bucket); this engine loads hidden sizes that are multiples of \
          {BLOCK} up to {MAX_ENGINE_HIDDEN}"
     ))
 }
@@ -233,16 +246,24 @@ pub(crate) mod testing {
         (!moves.is_empty()).then(|| moves[rng.below(moves.len() as u64) as usize])
     }
 
+    /// Input buckets of each kind: none, mirroring alone, and four buckets mirrored.
+    pub const INPUT_BUCKET_LAYOUTS: [&str; 3] =
+        ["none", "mirror", "0,0,1,1/2,2,2,2/3,3,3,3/3,3,3,3/3,3,3,3/3,3,3,3/3,3,3,3/3,3,3,3"];
+
     /// A network whose weights are random but within the ranges the loader accepts, one to
-    /// three blocks wide with one to four output buckets.
+    /// three blocks wide with one to four output buckets and input buckets of one of the
+    /// [`INPUT_BUCKET_LAYOUTS`].
     pub fn random_network(seed: u64) -> Network {
         let mut rng = SplitMix::new(seed);
         let buckets = 1 + rng.below(4) as usize;
         let hidden = BLOCK * (1 + rng.below(3) as usize);
+        let layout = INPUT_BUCKET_LAYOUTS[rng.below(INPUT_BUCKET_LAYOUTS.len() as u64) as usize];
+        let input_buckets = InputBuckets::parse(layout).unwrap();
         let mut values =
             |count: usize, limit: i32| -> Vec<i16> { (0..count).map(|_| rng.range(-limit, limit) as i16).collect() };
         let net = QuantisedNet {
-            feature_weights: values(INPUTS * hidden, 500),
+            input_buckets,
+            feature_weights: values(input_buckets.inputs() * hidden, 500),
             feature_bias: values(hidden, 400),
             output_weights: values(buckets * 2 * hidden, 127),
             output_bias: (0..buckets).map(|bucket| 1234 - 500 * bucket as i32).collect(),

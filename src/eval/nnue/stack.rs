@@ -1,9 +1,10 @@
 //! The accumulators along a search line: one per ply, each made from its parent's by the
-//! move between them (a few row additions instead of a rebuild).
+//! move between them (a few row additions instead of a rebuild, unless a king move changes
+//! its side's input bucket).
 
 use std::sync::Arc;
 
-use shakmaty::{Board, Chess, Move};
+use shakmaty::{Board, Chess, Move, Piece, Position, Role};
 
 use super::{Accumulator, Network, evaluate, move_changes};
 
@@ -37,6 +38,21 @@ impl AccumulatorStack {
     pub fn push_move(&mut self, ply: usize, pos: &Chess, m: Move) {
         let changes = move_changes(pos, m);
         let (before, after) = self.plies.split_at_mut(ply + 1);
+        if !self.net.input_buckets().is_none() {
+            let us = pos.turn();
+            let king = Piece { color: us, role: Role::King };
+            let moved_to = changes.added().iter().find(|f| f.piece == king).map(|f| f.square);
+            if let Some(to) = moved_to
+                && self.net.input_buckets().view(us, to) != before[ply].view(us)
+            {
+                // Every input of our perspective changes: rebuild from the board after the move.
+                let mut board = pos.board().clone();
+                changes.removed().iter().for_each(|f| board.discard_piece_at(f.square));
+                changes.added().iter().for_each(|f| board.set_piece_at(f.square, f.piece));
+                after[0].refresh(&self.net, &board);
+                return;
+            }
+        }
         after[0].copy_from(&before[ply]);
         after[0].apply(&self.net, changes.added(), changes.removed());
     }
@@ -46,6 +62,12 @@ impl AccumulatorStack {
     pub fn push_null_move(&mut self, ply: usize) {
         let (before, after) = self.plies.split_at_mut(ply + 1);
         after[0].copy_from(&before[ply]);
+    }
+
+    /// The accumulator of the position at `ply` of the line.
+    #[cfg(test)]
+    pub fn accumulator(&self, ply: usize) -> &Accumulator {
+        &self.plies[ply]
     }
 
     /// The network's output for `pos`, the position at `ply` of the line, in centipawns for

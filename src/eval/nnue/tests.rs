@@ -4,7 +4,9 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
-use super::testing::{random_move, random_network};
+use std::sync::Arc;
+
+use super::testing::{self, random_move, random_network};
 use super::*;
 use crate::random::SplitMix;
 
@@ -12,9 +14,17 @@ use crate::random::SplitMix;
 fn reference(net: &QuantisedNet, pos: &Chess) -> i32 {
     let hidden = net.hidden();
     let accumulator = |perspective: Color| -> Vec<i64> {
+        // The board as the perspective sees it: upside down for Black, and mirrored from a
+        // to h when the input buckets mirror and its king stands on the e to h files.
+        let king = pos.board().king_of(perspective).unwrap();
+        let ranks = if perspective == Color::Black { 56 } else { 0 };
+        let files = if net.input_buckets.mirrored() && king.file() >= shakmaty::File::E { 7 } else { 0 };
+        let seen = |square: shakmaty::Square| usize::from(square as u8 ^ ranks ^ files);
+        let bucket = usize::from(net.input_buckets.map()[seen(king)]);
         let mut acc: Vec<i64> = net.feature_bias.iter().map(|&b| i64::from(b)).collect();
         for (square, piece) in pos.board() {
-            let row = feature_index(perspective, piece, square) * hidden;
+            let relative = usize::from(piece.color != perspective) * 6 + piece.role as usize - 1;
+            let row = (bucket * INPUTS + relative * 64 + seen(square)) * hidden;
             for (lane, value) in acc.iter_mut().enumerate() {
                 *value += i64::from(net.feature_weights[row + lane]);
             }
@@ -55,10 +65,20 @@ fn random_positions(count: usize, seed: u64) -> Vec<Chess> {
     positions
 }
 
+/// A random network of each kind of input buckets ([`testing::INPUT_BUCKET_LAYOUTS`]).
+fn networks_of_each_layout() -> Vec<Network> {
+    testing::INPUT_BUCKET_LAYOUTS
+        .iter()
+        .map(|layout| {
+            let wanted = InputBuckets::parse(layout).unwrap();
+            (1..).map(random_network).find(|net| net.input_buckets() == &wanted).unwrap()
+        })
+        .collect()
+}
+
 #[test]
 fn the_evaluation_is_the_plain_formula() {
-    for seed in 1..4 {
-        let net = random_network(seed);
+    for (seed, net) in (1..).zip(networks_of_each_layout()) {
         let weights = net.to_quantised();
         for pos in random_positions(60, seed) {
             assert_eq!(
@@ -73,12 +93,13 @@ fn the_evaluation_is_the_plain_formula() {
 
 #[test]
 fn the_evaluation_does_not_depend_on_which_colour_is_which() {
-    let net = random_network(7);
-    for pos in random_positions(60, 8) {
-        let mut setup = pos.to_setup(EnPassantMode::Legal);
-        setup.mirror();
-        let mirrored: Chess = setup.position(CastlingMode::Standard).unwrap();
-        assert_eq!(evaluate_position(&net, &pos), evaluate_position(&net, &mirrored));
+    for net in networks_of_each_layout() {
+        for pos in random_positions(60, 8) {
+            let mut setup = pos.to_setup(EnPassantMode::Legal);
+            setup.mirror();
+            let mirrored: Chess = setup.position(CastlingMode::Standard).unwrap();
+            assert_eq!(evaluate_position(&net, &pos), evaluate_position(&net, &mirrored));
+        }
     }
 }
 
@@ -102,31 +123,47 @@ fn incremental_updates_equal_a_refresh_along_random_games() {
         // Castling on the king's side swaps king and rook (f1, g1).
         ("1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1", CastlingMode::Chess960),
     ];
-    let net = random_network(11);
+    const PLIES: usize = 150;
     let mut rng = SplitMix::new(12);
     let mut played = Played::default();
-    for (fen, mode) in starts {
-        for _ in 0..12 {
-            let mut pos = position(fen, mode);
-            let mut acc = Accumulator::new(&net, pos.board());
-            for ply in 0..150 {
-                let Some(m) = random_move(&pos, &mut rng) else { break };
-                let changes = move_changes(&pos, m);
-                let before = acc.clone();
-                if ply % 2 == 0 {
-                    acc.apply(&net, changes.added(), changes.removed());
-                } else {
-                    changes.removed().iter().for_each(|f| acc.remove(&net, f.piece, f.square));
-                    changes.added().iter().for_each(|f| acc.add(&net, f.piece, f.square));
+    for net in networks_of_each_layout().into_iter().map(Arc::new) {
+        let mut stack = AccumulatorStack::new(net.clone(), PLIES + 1);
+        let mut rebuilt = 0;
+        for (fen, mode) in starts {
+            for _ in 0..12 {
+                let mut pos = position(fen, mode);
+                let mut acc = Accumulator::new(&net, pos.board());
+                stack.start_at(pos.board());
+                for ply in 0..PLIES {
+                    let Some(m) = random_move(&pos, &mut rng) else { break };
+                    let changes = move_changes(&pos, m);
+                    stack.push_move(ply, &pos, m);
+                    count(&mut played, m, mode);
+                    pos.play_unchecked(m);
+                    let fresh = Accumulator::new(&net, pos.board());
+                    assert_eq!(stack.accumulator(ply + 1), &fresh, "{fen}: the stack after {m:?}");
+                    // A king move into another input bucket changes every input of its side:
+                    // the stack rebuilt that accumulator, and an update would be wrong.
+                    if Color::ALL.iter().any(|&side| fresh.view(side) != acc.view(side)) {
+                        rebuilt += 1;
+                        acc = fresh;
+                        continue;
+                    }
+                    let before = acc.clone();
+                    if ply % 2 == 0 {
+                        acc.apply(&net, changes.added(), changes.removed());
+                    } else {
+                        changes.removed().iter().for_each(|f| acc.remove(&net, f.piece, f.square));
+                        changes.added().iter().for_each(|f| acc.add(&net, f.piece, f.square));
+                    }
+                    assert_eq!(acc, fresh, "{fen}: after {m:?}");
+                    let mut undone = acc.clone();
+                    undone.apply(&net, changes.removed(), changes.added());
+                    assert_eq!(undone, before, "{fen}: undoing {m:?}");
                 }
-                count(&mut played, m, mode);
-                pos.play_unchecked(m);
-                assert_eq!(acc, Accumulator::new(&net, pos.board()), "{fen}: after {m:?}");
-                let mut undone = acc.clone();
-                undone.apply(&net, changes.removed(), changes.added());
-                assert_eq!(undone, before, "{fen}: undoing {m:?}");
             }
         }
+        assert_eq!(rebuilt > 0, !net.input_buckets().is_none(), "{}: {rebuilt} rebuilt", net.input_buckets().spec());
     }
     assert!(
         played.castles > 0

@@ -2,20 +2,22 @@
 //! stopped.
 //!
 //! Layout (little-endian): [`CHECKPOINT_MAGIC`], the hidden size (u32), the output buckets (u32), the
-//! epochs done (u32), the seed (u64), the optimiser's step count (u64); the parameters,
-//! then the optimiser's mean and squared-gradient moments (f32 each,
+//! epochs done (u32), the seed (u64), the optimiser's step count (u64), the input buckets'
+//! count (u32), mirroring (u32, 0 or 1) and bucket of each king square (64 bytes); the
+//! parameters, then the optimiser's mean and squared-gradient moments (f32 each,
 //! [`super::model::Layout`] order); then a checksum (u64) of everything before it.
 
 use std::path::Path;
 
 use super::adamw::AdamW;
 use super::model::{Layout, Model};
+use crate::eval::nnue::InputBuckets;
 use crate::eval::nnue::file::{MAX_FILE_HIDDEN, check_bucket_count, checksum};
 
 /// The first bytes of a checkpoint file.
-pub const CHECKPOINT_MAGIC: [u8; 8] = *b"HRRCKPT2";
+pub const CHECKPOINT_MAGIC: [u8; 8] = *b"HRRCKPT3";
 /// Bytes before the parameters.
-const CHECKPOINT_HEADER_BYTES: usize = 36;
+const CHECKPOINT_HEADER_BYTES: usize = 108;
 
 /// A run's state after some epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +43,10 @@ impl Checkpoint {
         bytes.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         bytes.extend_from_slice(&self.seed.to_le_bytes());
         bytes.extend_from_slice(&steps.to_le_bytes());
+        let input_buckets = self.model.input_buckets();
+        bytes.extend_from_slice(&(input_buckets.count() as u32).to_le_bytes());
+        bytes.extend_from_slice(&u32::from(input_buckets.mirrored()).to_le_bytes());
+        bytes.extend_from_slice(input_buckets.map());
         for value in self.model.params().iter().chain(mean).chain(square) {
             bytes.extend_from_slice(&value.to_le_bytes());
         }
@@ -54,6 +60,9 @@ impl Checkpoint {
             return Err(format!("{} bytes, too short for a checkpoint", bytes.len()));
         }
         if bytes[..8] != CHECKPOINT_MAGIC {
+            if bytes[..7] == CHECKPOINT_MAGIC[..7] {
+                return Err("a checkpoint of an earlier trainer (its format predates input buckets)".to_string());
+            }
             return Err("not a Harrier training checkpoint (bad magic)".to_string());
         }
         let word = |offset: usize| {
@@ -66,7 +75,13 @@ impl Checkpoint {
         }
         let buckets = word(12) as usize;
         check_bucket_count(buckets)?;
-        let parameters = Layout::new(hidden, buckets).parameters();
+        let mut map = [0u8; 64];
+        map.copy_from_slice(&bytes[44..CHECKPOINT_HEADER_BYTES]);
+        let input_buckets = InputBuckets::new(map, word(40) == 1)?;
+        if input_buckets.count() != word(36) as usize || word(40) > 1 || input_buckets.map() != &map {
+            return Err("the checkpoint's input buckets contradict themselves (a damaged file)".to_string());
+        }
+        let parameters = Layout::new(input_buckets.inputs(), hidden, buckets).parameters();
         let expected = CHECKPOINT_HEADER_BYTES + 12 * parameters + 8;
         if bytes.len() != expected {
             return Err(format!(
@@ -85,7 +100,7 @@ impl Checkpoint {
                 .collect()
         };
         Ok(Checkpoint {
-            model: Model::from_params(hidden, buckets, floats(0))?,
+            model: Model::from_params(hidden, buckets, input_buckets, floats(0))?,
             adam: AdamW::from_state(floats(1), floats(2), long(28)),
             epochs_done: word(16) as usize,
             seed: long(20),
@@ -113,12 +128,13 @@ mod tests {
     use super::*;
 
     fn checkpoint() -> Checkpoint {
-        let model = Model::new(8, 2, 5);
+        let input_buckets = InputBuckets::parse(crate::eval::nnue::testing::INPUT_BUCKET_LAYOUTS[2]).unwrap();
+        let model = Model::new(8, 2, input_buckets, 5);
         let parameters = model.params().len();
         let mut adam = AdamW::new(parameters);
         let mut params = model.params().to_vec();
         adam.step(&mut params, &vec![0.25; parameters], 0.01);
-        Checkpoint { model: Model::from_params(8, 2, params).unwrap(), adam, epochs_done: 3, seed: 77 }
+        Checkpoint { model: Model::from_params(8, 2, input_buckets, params).unwrap(), adam, epochs_done: 3, seed: 77 }
     }
 
     #[test]

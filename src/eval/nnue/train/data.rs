@@ -10,7 +10,7 @@ use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 use crate::eval::nnue::data::format::read_games;
 use crate::eval::nnue::data::manifest::{self, Row, sha256_hex};
 use crate::eval::nnue::data::training_positions;
-use crate::eval::nnue::{EVAL_SCALE, MAX_PIECES, feature_index, file::checksum};
+use crate::eval::nnue::{EVAL_SCALE, InputBuckets, MAX_PIECES, file::checksum};
 use crate::random::{GOLDEN_GAMMA, SplitMix, mix};
 
 /// A position with its label, packed: the occupied squares, and the piece on each of them
@@ -72,20 +72,30 @@ impl Sample {
         })
     }
 
-    /// The active inputs of both perspectives.
-    pub fn inputs(&self) -> Inputs {
+    /// The active inputs of both perspectives, each reading the rows of the input bucket
+    /// its king chooses in `input_buckets`.
+    pub fn inputs(&self, input_buckets: &InputBuckets) -> Inputs {
         let (us, them) = if self.white_to_move { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
-        let (our_first, their_first) = (&FIRST_INPUTS[us as usize], &FIRST_INPUTS[them as usize]);
-        let mut inputs = Inputs { count: 0, ours: [0; MAX_PIECES], theirs: [0; MAX_PIECES] };
+        let mut pieces = [(Square::A1, 0usize); MAX_PIECES];
+        let mut count = 0;
+        let mut kings = [None; 2];
         let mut occupied = self.occupied;
         while occupied != 0 {
-            let square = occupied.trailing_zeros() as u16;
+            let square = Square::new(occupied.trailing_zeros());
             occupied &= occupied - 1;
-            let slot = inputs.count;
-            let code = usize::from((self.pieces[slot / 2] >> (4 * (slot % 2))) & 0xF);
-            inputs.ours[slot] = our_first[code] + (square ^ flip(us));
-            inputs.theirs[slot] = their_first[code] + (square ^ flip(them));
-            inputs.count += 1;
+            let code = usize::from((self.pieces[count / 2] >> (4 * (count % 2))) & 0xF);
+            if code % 6 == KING_CODE {
+                kings[code / 6] = Some(square);
+            }
+            pieces[count] = (square, code);
+            count += 1;
+        }
+        let king = |color: Color| kings[usize::from(color == Color::White)];
+        let (our_view, their_view) = (input_buckets.view_of(us, king(us)), input_buckets.view_of(them, king(them)));
+        let mut inputs = Inputs { count, ours: [0; MAX_PIECES], theirs: [0; MAX_PIECES] };
+        for (slot, &(square, code)) in pieces[..count].iter().enumerate() {
+            inputs.ours[slot] = our_view.input(RELATIVE_CODE[us as usize][code], square) as u16;
+            inputs.theirs[slot] = their_view.input(RELATIVE_CODE[them as usize][code], square) as u16;
         }
         inputs
     }
@@ -103,21 +113,18 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The input of each piece code on the first square of its perspective's board (a1 for
-/// White, a8 for Black), per perspective (`Color as usize`): a square's input is that
-/// plus the square as the perspective sees it.
-static FIRST_INPUTS: Lazy<[[u16; 12]; 2]> = Lazy::new(|| {
-    let first = |perspective: Color, code: u8| {
-        let corner = if perspective == Color::White { Square::A1 } else { Square::A8 };
-        feature_index(perspective, piece_of(code), corner) as u16
-    };
-    [Color::Black, Color::White].map(|perspective| std::array::from_fn(|code| first(perspective, code as u8)))
-});
+/// A piece code's role part for the king.
+const KING_CODE: usize = Role::King as usize - 1;
 
-/// Squares as `perspective` sees them: upside down for Black (as [`feature_index`] does).
-fn flip(perspective: Color) -> u16 {
-    if perspective == Color::White { 0 } else { 56 }
-}
+/// Each piece code as a perspective (`Color as usize`) numbers it: its own pieces first,
+/// as [`feature_index`] does.
+static RELATIVE_CODE: Lazy<[[usize; 12]; 2]> = Lazy::new(|| {
+    let relative = |perspective: Color, code: u8| {
+        let piece = piece_of(code);
+        usize::from(piece.color != perspective) * 6 + piece.role as usize - 1
+    };
+    [Color::Black, Color::White].map(|perspective| std::array::from_fn(|code| relative(perspective, code as u8)))
+});
 
 /// 0..=11: colour (Black first), then role.
 fn piece_code(piece: Piece) -> u8 {
@@ -286,6 +293,7 @@ pub fn epoch_order(count: usize, seed: u64, epoch: usize) -> Vec<u32> {
 mod tests {
     use super::*;
     use crate::eval::nnue::data::format::{GameRecord, GameResult, write_header};
+    use crate::eval::nnue::feature_index;
     use crate::moves::{encode, parse_uci};
     use shakmaty::{CastlingMode, fen::Fen};
 
@@ -295,7 +303,7 @@ mod tests {
         let pos = chess("2r3k1/pp3ppp/4pn2/3p4/1bPP4/2N1P3/PP3PPP/R4RK1 b - - 0 1");
         let mirror = chess("1k3r2/ppp3pp/2np4/4p3/4PPb1/3P1N2/PPP3PP/1KR4R b - - 0 1");
         let inputs = |sample: Sample| {
-            let inputs = sample.inputs();
+            let inputs = sample.inputs(&InputBuckets::NONE);
             let mut both = (inputs.ours[..inputs.count].to_vec(), inputs.theirs[..inputs.count].to_vec());
             both.0.sort_unstable();
             both.1.sort_unstable();
@@ -309,22 +317,23 @@ mod tests {
 
     #[test]
     fn a_sample_gives_the_inputs_of_its_position() {
-        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1";
+        // Black's king on e8 mirrors Black's board in a mirrored layout; White's on g3 too.
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2QKp/PPPBBPPP/R6R b kq - 0 1";
         let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
         let sample = Sample::new(&pos, -35, 1.0).unwrap();
-        let inputs = sample.inputs();
-        let mut ours: Vec<u16> = inputs.ours[..inputs.count].to_vec();
-        let mut expected: Vec<u16> =
-            pos.board().iter().map(|(sq, piece)| feature_index(Color::Black, piece, sq) as u16).collect();
-        ours.sort_unstable();
-        expected.sort_unstable();
-        assert_eq!(ours, expected);
-        let mut theirs: Vec<u16> = inputs.theirs[..inputs.count].to_vec();
-        let mut expected: Vec<u16> =
-            pos.board().iter().map(|(sq, piece)| feature_index(Color::White, piece, sq) as u16).collect();
-        theirs.sort_unstable();
-        expected.sort_unstable();
-        assert_eq!(theirs, expected);
+        for layout in crate::eval::nnue::testing::INPUT_BUCKET_LAYOUTS {
+            let input_buckets = InputBuckets::parse(layout).unwrap();
+            let inputs = sample.inputs(&input_buckets);
+            for (perspective, got) in [(Color::Black, &inputs.ours), (Color::White, &inputs.theirs)] {
+                let view = input_buckets.view(perspective, pos.board().king_of(perspective).unwrap());
+                let mut got: Vec<u16> = got[..inputs.count].to_vec();
+                let mut expected: Vec<u16> =
+                    pos.board().iter().map(|(sq, piece)| feature_index(view, perspective, piece, sq) as u16).collect();
+                got.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(got, expected, "{layout} {perspective:?}");
+            }
+        }
         assert_eq!(sample.target(1.0), 1.0);
         assert!((sample.target(0.0) - sigmoid(-35.0 / 400.0)).abs() < 1e-6);
         assert!(std::mem::size_of::<Sample>() <= 32);

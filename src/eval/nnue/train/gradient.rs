@@ -26,7 +26,7 @@ impl Workspace {
 /// The squared error of `model` at `sample`.
 #[inline(always)]
 pub fn sample_loss(model: &Model, sample: &Sample, wdl: f32, accumulators: &mut [Vec<f32>; 2]) -> f32 {
-    let error = sigmoid(model.forward(&sample.inputs(), accumulators)) - sample.target(wdl);
+    let error = sigmoid(model.forward(&model.inputs(sample), accumulators)) - sample.target(wdl);
     error * error
 }
 
@@ -42,7 +42,7 @@ fn add_sample_gradient(
     gradient: &mut [f32],
     work: &mut Workspace,
 ) -> f32 {
-    let inputs = sample.inputs();
+    let inputs = model.inputs(sample);
     let prediction = sigmoid(model.forward(&inputs, &mut work.accumulators));
     let error = prediction - sample.target(wdl);
     // d(error²)/d(output) through the sigmoid.
@@ -227,7 +227,9 @@ mod tests {
             samples.extend(Sample::new(&pos, rng.range(-500, 500) as i16, 0.5));
         }
         for hidden in [32, 40] {
-            let model = Model::new(hidden, 3, 91);
+            let input_buckets =
+                crate::eval::nnue::InputBuckets::parse(crate::eval::nnue::testing::INPUT_BUCKET_LAYOUTS[2]).unwrap();
+            let model = Model::new(hidden, 3, input_buckets, 91);
             let layout = model.layout();
             let part: Vec<u32> = (0..samples.len() as u32).collect();
             let mut portable = vec![0.0; layout.parameters()];

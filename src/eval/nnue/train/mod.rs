@@ -20,7 +20,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::eval::nnue::{MAX_BUCKETS, check_shape};
+use crate::eval::nnue::{InputBuckets, MAX_BUCKETS, check_shape};
 use adamw::{AdamW, learning_rate};
 use checkpoint::{Checkpoint, write_whole};
 use data::{Sample, epoch_order};
@@ -76,10 +76,13 @@ pub struct TrainSettings {
     pub hidden: usize,
     /// Output buckets, chosen by the number of pieces (1 to [`MAX_BUCKETS`]).
     pub buckets: usize,
+    /// Input buckets, chosen by each perspective's king.
+    pub input_buckets: InputBuckets,
     /// The share of games held out to measure the validation loss.
     pub validation: f64,
     /// Also train on each position without castling rights mirrored from a to h (its
-    /// value is the same).
+    /// value is the same); never with mirrored input buckets, which read the mirrored
+    /// position as they read the position.
     pub mirror: bool,
     /// A checkpoint to carry on from.
     pub resume: Option<PathBuf>,
@@ -95,6 +98,7 @@ impl TrainSettings {
             out: PathBuf::from(DEFAULT_OUT),
             hidden: DEFAULT_HIDDEN,
             buckets: DEFAULT_BUCKETS,
+            input_buckets: InputBuckets::NONE,
             validation: DEFAULT_VALIDATION,
             mirror: DEFAULT_MIRROR,
             resume: None,
@@ -148,9 +152,10 @@ pub struct Trainer {
 }
 
 impl Trainer {
-    /// A fresh network `hidden` lanes wide with `buckets` output buckets, drawn from `seed`.
-    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Trainer {
-        let model = Model::new(hidden, buckets, seed);
+    /// A fresh network `hidden` lanes wide with `buckets` output buckets and
+    /// `input_buckets`, drawn from `seed`.
+    pub fn new(hidden: usize, buckets: usize, input_buckets: InputBuckets, seed: u64) -> Trainer {
+        let model = Model::new(hidden, buckets, input_buckets, seed);
         let adam = AdamW::new(model.params().len());
         Trainer { model, adam, epochs_done: 0, gradients: Vec::new() }
     }
@@ -241,7 +246,8 @@ pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<Training
     settings.check()?;
     let start = Instant::now();
     let plan = settings.plan;
-    let data = data::load(&settings.inputs, settings.validation, settings.mirror, plan.seed, plan.threads)?;
+    let mirror = settings.mirror && !settings.input_buckets.mirrored();
+    let data = data::load(&settings.inputs, settings.validation, mirror, plan.seed, plan.threads)?;
     if data.training.is_empty() {
         return Err(format!("no training positions in {} files of {} games", data.files, data.games));
     }
@@ -258,7 +264,7 @@ pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<Training
     ));
     let mut trainer = match &settings.resume {
         Some(path) => resume(path, settings)?,
-        None => Trainer::new(settings.hidden, settings.buckets, plan.seed),
+        None => Trainer::new(settings.hidden, settings.buckets, settings.input_buckets, plan.seed),
     };
     if trainer.epochs_done >= plan.epochs {
         return Err(format!("the checkpoint has {} epochs already: ask for more with --epochs", trainer.epochs_done));
@@ -308,14 +314,19 @@ pub fn run(settings: &TrainSettings, progress: &dyn Fn(&str)) -> Result<Training
 /// The trainer of the checkpoint at `path`, which must match the run's shape and seed.
 fn resume(path: &Path, settings: &TrainSettings) -> Result<Trainer, String> {
     let checkpoint = Checkpoint::load(path)?;
-    if checkpoint.model.hidden() != settings.hidden || checkpoint.model.buckets() != settings.buckets {
+    let model = &checkpoint.model;
+    let shape = (model.hidden(), model.buckets(), model.input_buckets());
+    if shape != (settings.hidden, settings.buckets, &settings.input_buckets) {
         return Err(format!(
-            "{} holds a network {} wide with {} output buckets, not {} and {} (--hidden, --buckets)",
+            "{} holds a network {} wide with {} output buckets and input buckets {}, not {}, {} and {} (--hidden, \
+             --buckets, --input-buckets)",
             path.display(),
-            checkpoint.model.hidden(),
-            checkpoint.model.buckets(),
+            model.hidden(),
+            model.buckets(),
+            model.input_buckets().spec(),
             settings.hidden,
-            settings.buckets
+            settings.buckets,
+            settings.input_buckets.spec()
         ));
     }
     if checkpoint.seed != settings.plan.seed {

@@ -1,6 +1,6 @@
-//! The trainer's float network: the engine's architecture with any hidden size and number
-//! of output buckets, its evaluation, and its quantisation into the integers the engine
-//! reads.
+//! The trainer's float network: the engine's architecture with any hidden size, input
+//! buckets and number of output buckets, its evaluation, and its quantisation into the
+//! integers the engine reads.
 
 use std::ops::Range;
 
@@ -8,7 +8,7 @@ use shakmaty::Chess;
 
 use super::data::{Inputs, Sample};
 use super::lanes;
-use crate::eval::nnue::{EVAL_SCALE, INPUTS, QA, QB, QuantisedNet, output_bucket};
+use crate::eval::nnue::{EVAL_SCALE, INPUTS, InputBuckets, QA, QB, QuantisedNet, output_bucket};
 use crate::random::SplitMix;
 
 /// Every parameter stays within ±WEIGHT_LIMIT, so that quantised the network cannot
@@ -30,9 +30,10 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of a network `hidden` lanes wide with `buckets` output buckets.
-    pub fn new(hidden: usize, buckets: usize) -> Layout {
-        let bias = INPUTS * hidden;
+    /// The layout of a network of `inputs` inputs, `hidden` lanes wide with `buckets`
+    /// output buckets.
+    pub fn new(inputs: usize, hidden: usize, buckets: usize) -> Layout {
+        let bias = inputs * hidden;
         let output = bias + hidden;
         let output_bias = output + buckets * 2 * hidden;
         Layout {
@@ -60,15 +61,17 @@ impl Layout {
 pub struct Model {
     hidden: usize,
     buckets: usize,
+    input_buckets: InputBuckets,
     params: Vec<f32>,
 }
 
 impl Model {
-    /// A network `hidden` lanes wide with `buckets` output buckets, drawn from `seed`: each
-    /// layer's weights and bias uniform in ±1/√(its inputs), so that the accumulators start
-    /// small but not zero.
-    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Model {
-        let layout = Layout::new(hidden, buckets);
+    /// A network `hidden` lanes wide with `buckets` output buckets and `input_buckets`,
+    /// drawn from `seed`: each layer's weights and bias uniform in ±1/√(its active inputs'
+    /// span, 768 or twice the hidden size), so that the accumulators start small but not
+    /// zero.
+    pub fn new(hidden: usize, buckets: usize, input_buckets: InputBuckets, seed: u64) -> Model {
+        let layout = Layout::new(input_buckets.inputs(), hidden, buckets);
         let mut rng = SplitMix::new(seed);
         let mut uniform = |bound: f32| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 * bound - bound;
         let transformer_bound = 1.0 / (INPUTS as f32).sqrt();
@@ -76,19 +79,25 @@ impl Model {
         let params = (0..layout.parameters())
             .map(|i| uniform(if i < layout.output_weights.start { transformer_bound } else { output_bound }))
             .collect();
-        Model { hidden, buckets, params }
+        Model { hidden, buckets, input_buckets, params }
     }
 
     /// The network of `params` (a checkpoint's), checked against the shape.
-    pub fn from_params(hidden: usize, buckets: usize, params: Vec<f32>) -> Result<Model, String> {
-        let expected = Layout::new(hidden, buckets).parameters();
+    pub fn from_params(
+        hidden: usize,
+        buckets: usize,
+        input_buckets: InputBuckets,
+        params: Vec<f32>,
+    ) -> Result<Model, String> {
+        let expected = Layout::new(input_buckets.inputs(), hidden, buckets).parameters();
         if params.len() != expected {
             return Err(format!(
-                "{} parameters, a network {hidden} wide with {buckets} output buckets has {expected}",
-                params.len()
+                "{} parameters, a network of {} inputs {hidden} wide with {buckets} output buckets has {expected}",
+                params.len(),
+                input_buckets.inputs()
             ));
         }
-        Ok(Model { hidden, buckets, params })
+        Ok(Model { hidden, buckets, input_buckets, params })
     }
 
     /// Lanes per accumulator.
@@ -101,9 +110,20 @@ impl Model {
         self.buckets
     }
 
+    /// Which rows each perspective reads, by where its king stands.
+    pub fn input_buckets(&self) -> &InputBuckets {
+        &self.input_buckets
+    }
+
     /// Where each parameter group lies.
     pub fn layout(&self) -> Layout {
-        Layout::new(self.hidden, self.buckets)
+        Layout::new(self.input_buckets.inputs(), self.hidden, self.buckets)
+    }
+
+    /// The active inputs of `sample`'s position for this network.
+    #[inline(always)]
+    pub fn inputs(&self, sample: &Sample) -> Inputs {
+        sample.inputs(&self.input_buckets)
     }
 
     /// The output bucket of `inputs`'s position.
@@ -147,7 +167,7 @@ impl Model {
     /// The evaluation of `sample`'s position in centipawns for the side to move.
     pub fn evaluate_sample(&self, sample: &Sample) -> f32 {
         let mut accumulators = [Vec::new(), Vec::new()];
-        self.forward(&sample.inputs(), &mut accumulators) * EVAL_SCALE as f32
+        self.forward(&self.inputs(sample), &mut accumulators) * EVAL_SCALE as f32
     }
 
     /// The evaluation of `pos` in centipawns for the side to move; `None` for a position
@@ -169,6 +189,7 @@ impl Model {
             self.params[range].iter().map(|&p| (p * scale as f32).round() as i16).collect()
         };
         QuantisedNet {
+            input_buckets: self.input_buckets,
             feature_weights: scaled(layout.feature_weights, QA),
             feature_bias: scaled(layout.feature_bias, QA),
             output_weights: scaled(layout.output_weights, QB),

@@ -12,7 +12,7 @@ use super::model::{Model, WEIGHT_LIMIT};
 use super::*;
 use crate::eval::nnue::data::format::{GameRecord, GameResult, write_header};
 use crate::eval::nnue::testing::random_move;
-use crate::eval::nnue::{Network, QA, QB, evaluate_position};
+use crate::eval::nnue::{InputBuckets, Network, QA, QB, evaluate_position};
 use crate::moves::encode;
 use crate::random::SplitMix;
 
@@ -64,7 +64,7 @@ fn the_gradient_matches_finite_differences() {
         .map(|pos| Sample::new(pos, rng.range(-600, 600) as i16, rng.below(3) as f32 / 2.0).unwrap())
         .collect();
     // Larger weights than a fresh network's, so that the activations span SCReLU's curve.
-    let mut model = Model::new(HIDDEN_LANES, 2, 32);
+    let mut model = Model::new(HIDDEN_LANES, 2, InputBuckets::NONE, 32);
     let layout = model.layout();
     model.params_mut()[..layout.output_weights.start].iter_mut().for_each(|p| *p *= 8.0);
     model.params_mut()[layout.output_weights.start..].iter_mut().for_each(|p| *p *= 4.0);
@@ -78,8 +78,8 @@ fn the_gradient_matches_finite_differences() {
         .iter()
         .map(|s| {
             let mut acc = [Vec::new(), Vec::new()];
-            model.forward(&s.inputs(), &mut acc);
-            let inputs = s.inputs();
+            model.forward(&model.inputs(s), &mut acc);
+            let inputs = model.inputs(s);
             (
                 acc,
                 inputs.ours[..inputs.count].iter().chain(&inputs.theirs[..inputs.count]).map(|&f| f as usize).collect(),
@@ -91,7 +91,7 @@ fn the_gradient_matches_finite_differences() {
             row.is_none_or(|r| rows.contains(&r)) && acc.iter().any(|a| (a[lane] - 1.0).abs() < 2.0 * STEP)
         })
     };
-    let first = samples[0].inputs();
+    let first = model.inputs(&samples[0]);
     let active_rows = [first.ours[0], first.ours[5], first.theirs[9]].map(usize::from);
     // Own pawns on the first rank: never on the board.
     let idle_row = 0;
@@ -147,7 +147,7 @@ fn material_run() -> &'static MaterialRun {
         let training: Vec<Sample> = random_positions(6000, 100, 40).iter().map(label).collect();
         let validation: Vec<Sample> = random_positions(500, 100, 41).iter().map(label).collect();
         let plan = Plan { epochs: 6, batch: 128, lr: 0.01, wdl: 0.0, threads: 2, seed: 42 };
-        let mut trainer = Trainer::new(DEFAULT_HIDDEN, MATERIAL_BUCKETS, plan.seed);
+        let mut trainer = Trainer::new(DEFAULT_HIDDEN, MATERIAL_BUCKETS, InputBuckets::NONE, plan.seed);
         let before = mean_loss(&trainer.model, &validation, plan.wdl, 2);
         for _ in 0..plan.epochs {
             trainer.train_epoch(&training, &plan);
@@ -188,7 +188,7 @@ fn rounded(model: &Model) -> Model {
 /// each accumulator lane's error (one per active input and the bias, half of 1/QA each)
 /// times the output's slope in that lane.
 fn rounding_deviation(model: &Model, sample: &Sample) -> f32 {
-    let inputs = sample.inputs();
+    let inputs = model.inputs(sample);
     let mut accumulators = [Vec::new(), Vec::new()];
     model.forward(&inputs, &mut accumulators);
     let layout = model.layout();
@@ -237,9 +237,28 @@ fn the_engine_evaluates_the_trained_network_as_the_trainer_does() {
     assert!(largest_rounding_error > TRUNCATION_CP, "rounding the weights changes something");
 }
 
+/// With input buckets, the engine reads the rows the trainer trained: a network of each
+/// kind of input buckets, its weights drawn large enough to span SCReLU's curve, evaluates
+/// in the engine as the trainer's float model of its rounded weights does.
+#[test]
+fn the_engine_reads_the_input_buckets_the_trainer_trained() {
+    const TRUNCATION_CP: f32 = 1.1;
+    for (seed, layout) in (70..).zip(crate::eval::nnue::testing::INPUT_BUCKET_LAYOUTS) {
+        let mut model = Model::new(DEFAULT_HIDDEN, 2, InputBuckets::parse(layout).unwrap(), seed);
+        model.params_mut().iter_mut().for_each(|p| *p *= 6.0);
+        let net = Network::from_bytes(&model.quantise().to_bytes()).unwrap();
+        let rounded = rounded(&model);
+        for pos in random_positions(200, 120, seed) {
+            let integer = evaluate_position(&net, &pos) as f32;
+            let exact = rounded.evaluate(&pos).unwrap();
+            assert!((integer - exact).abs() <= TRUNCATION_CP, "{layout}: engine {integer}, trainer {exact:.2}");
+        }
+    }
+}
+
 #[test]
 fn weights_at_the_clipping_limit_load_in_the_engine() {
-    let mut model = Model::new(DEFAULT_HIDDEN, 2, 3);
+    let mut model = Model::new(DEFAULT_HIDDEN, 2, InputBuckets::NONE, 3);
     model.params_mut().iter_mut().enumerate().for_each(|(i, p)| *p = if i % 3 == 0 { -1e3 } else { 1e3 });
     model.clip();
     assert!(model.params().iter().all(|p| p.abs() == WEIGHT_LIMIT));
@@ -255,10 +274,11 @@ fn a_resumed_run_continues_exactly() {
         .map(|pos| Sample::new(pos, (37 * material(pos)) as i16, 1.0).unwrap())
         .collect();
     let plan = Plan { epochs: 2, batch: 64, lr: 0.003, wdl: 0.5, threads: 2, seed: 61 };
-    let mut straight = Trainer::new(16, 2, plan.seed);
+    let input_buckets = InputBuckets::parse(crate::eval::nnue::testing::INPUT_BUCKET_LAYOUTS[2]).unwrap();
+    let mut straight = Trainer::new(16, 2, input_buckets, plan.seed);
     straight.train_epoch(&samples, &plan);
     straight.train_epoch(&samples, &plan);
-    let mut halted = Trainer::new(16, 2, plan.seed);
+    let mut halted = Trainer::new(16, 2, input_buckets, plan.seed);
     halted.train_epoch(&samples, &plan);
     let saved = halted.checkpoint(plan.seed).to_bytes();
     let mut resumed = Trainer::resume(checkpoint::Checkpoint::from_bytes(&saved).unwrap());
