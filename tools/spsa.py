@@ -44,6 +44,7 @@ import os
 import pathlib
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -272,6 +273,11 @@ def main():
     parser.add_argument("--show", action="store_true", help="print the run's current values and end")
     args = parser.parse_args()
 
+    # Ctrl-C, and `kill` (SIGTERM), stop the games under way and end after the last finished
+    # iteration, also when the run was started in the background (where SIGINT arrives
+    # ignored).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     directory = pathlib.Path(args.dir)
     if args.show:
         show(json.loads((directory / STATE).read_text()))
