@@ -201,9 +201,9 @@ pub fn data_files(inputs: &[PathBuf]) -> Result<(Vec<DataFile>, Vec<PathBuf>), S
     Ok((files, unchecked))
 }
 
-/// Reads every chunk file of `inputs` on `threads` threads. A game goes to validation
+/// Reads every data file of `inputs` on `threads` threads. A game goes to validation
 /// with probability `validation_share`, decided by `seed`, its file's name and its place
-/// in the file, so the split of a game stays the same as more chunk files arrive.
+/// in the file, so the split of a game stays the same as more data files arrive.
 pub fn load(
     inputs: &[PathBuf],
     validation_share: f64,
@@ -339,8 +339,8 @@ mod tests {
         assert!(std::mem::size_of::<Sample>() <= 32);
     }
 
-    /// Writes a chunk file of `count` copies of a short game that White wins.
-    fn write_chunk(path: &Path, count: usize) {
+    /// Writes a data file of `count` copies of a short game that White wins.
+    fn write_data_file(path: &Path, count: usize) {
         let mut pos = Chess::default();
         let mut plies = Vec::new();
         for (text, score) in [("e2e4", 30), ("e7e5", -25), ("g1f3", 28), ("b8c6", -20)] {
@@ -359,9 +359,9 @@ mod tests {
     fn folders_are_read_and_games_held_out_whole() {
         let dir = std::env::temp_dir().join(format!("harrier-train-data-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        write_chunk(&dir.join("games-s1-000000.bin"), 200);
-        write_chunk(&dir.join("games-s1-000001.bin"), 100);
-        std::fs::write(dir.join("notes.txt"), "not a chunk").unwrap();
+        write_data_file(&dir.join("games-s1-000000.bin"), 200);
+        write_data_file(&dir.join("games-s1-000001.bin"), 100);
+        std::fs::write(dir.join("notes.txt"), "not a data file").unwrap();
         let data = load(std::slice::from_ref(&dir), 0.25, false, 9, 2).unwrap();
         assert_eq!((data.files, data.games, data.unchecked), (2, 300, vec![dir.clone()]));
         assert_eq!(data.training.len() + data.validation.len(), 300 * 4);
@@ -386,7 +386,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let provenance = Provenance { commit: "c".into(), net: "hce".into(), command: "test".into() };
         for name in ["a.bin", "b.bin"] {
-            write_chunk(&dir.join(name), 10);
+            write_data_file(&dir.join(name), 10);
             append(&dir, &row_of(name, &std::fs::read(dir.join(name)).unwrap(), provenance.clone()).unwrap()).unwrap();
         }
         let whole = load(std::slice::from_ref(&dir), 0.0, false, 1, 2).unwrap();
@@ -402,7 +402,7 @@ mod tests {
         std::fs::remove_file(dir.join("b.bin")).unwrap();
         let error = load(std::slice::from_ref(&dir), 0.0, false, 1, 2).unwrap_err();
         assert!(error.contains("b.bin") && error.contains("absent"), "{error}");
-        write_chunk(&dir.join("c.bin"), 3);
+        write_data_file(&dir.join("c.bin"), 3);
         let error = load(&[dir.join("c.bin")], 0.0, false, 1, 1).unwrap_err();
         assert!(error.contains("c.bin") && error.contains("not listed"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();

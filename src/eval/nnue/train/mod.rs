@@ -68,7 +68,7 @@ pub struct Plan {
 /// What `harrier train` was asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainSettings {
-    /// Chunk files, or folders of them.
+    /// Data files, or folders of them.
     pub inputs: Vec<PathBuf>,
     /// The quantised network written after every epoch; the checkpoint goes beside it.
     pub out: PathBuf,
@@ -116,7 +116,7 @@ impl TrainSettings {
     fn check(&self) -> Result<(), String> {
         let plan = &self.plan;
         if self.inputs.is_empty() {
-            return Err("train needs data: chunk files or folders of them".to_string());
+            return Err("train needs data: data files or folders of them".to_string());
         }
         if plan.epochs == 0 || plan.batch == 0 || plan.threads == 0 || self.hidden == 0 {
             return Err("--epochs, --batch, --threads and --hidden must be at least 1".to_string());

@@ -288,7 +288,7 @@ fn a_resumed_run_continues_exactly() {
     assert_ne!(halted.model, straight.model);
 }
 
-/// Writes `games` random games, scored by material, as a chunk file.
+/// Writes `games` random games, scored by material, as a data file.
 fn write_games(path: &Path, games: usize, seed: u64) {
     let mut rng = SplitMix::new(seed);
     let mut bytes = Vec::new();
@@ -309,7 +309,7 @@ fn write_games(path: &Path, games: usize, seed: u64) {
 }
 
 #[test]
-fn a_run_over_chunk_files_writes_a_network_the_engine_loads_and_resumes() {
+fn a_run_over_data_files_writes_a_network_the_engine_loads_and_resumes() {
     let dir = std::env::temp_dir().join(format!("harrier-train-run-{}", std::process::id()));
     let data = dir.join("data");
     std::fs::create_dir_all(&data).unwrap();
