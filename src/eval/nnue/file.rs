@@ -17,7 +17,7 @@
 
 use std::ops::Range;
 
-use super::input_buckets::InputBuckets;
+use super::input_buckets::{INPUT_BUCKET_BYTES, InputBuckets};
 use super::{EVAL_SCALE, INPUTS, MAX_BUCKETS, QA, QB};
 
 /// The first bytes of a network file.
@@ -29,7 +29,7 @@ const PLAIN_VERSION: u32 = 2;
 /// Bytes before the weights in a version 2 file.
 pub const NETWORK_HEADER_BYTES: usize = 44;
 /// Where a version 3 file's input bucket fields lie (the checksum covers them).
-const INPUT_BUCKET_FIELDS: Range<usize> = 36..108;
+const INPUT_BUCKET_FIELDS: Range<usize> = 36..36 + INPUT_BUCKET_BYTES;
 /// Bytes before the weights in a version 3 file.
 const VERSION_3_HEADER_BYTES: usize = 116;
 /// Bytes before the weights in a version 1 file (no bucket count).
@@ -112,9 +112,7 @@ impl QuantisedNet {
             bytes.extend_from_slice(&field.to_le_bytes());
         }
         if !plain {
-            bytes.extend_from_slice(&count(self.input_buckets.count()).to_le_bytes());
-            bytes.extend_from_slice(&u32::from(self.input_buckets.mirrored()).to_le_bytes());
-            bytes.extend_from_slice(self.input_buckets.map());
+            bytes.extend_from_slice(&self.input_buckets.to_bytes());
         }
         let covered = if plain { &[][..] } else { &bytes[INPUT_BUCKET_FIELDS] };
         let sum = checksum_of(&[covered, &weights]);
@@ -207,27 +205,12 @@ pub fn header(bytes: &[u8]) -> Result<Header, String> {
     }
     check_bucket_count(buckets)?;
     let (input_buckets, covered) = if version == VERSION {
-        (read_input_buckets(bytes, number(36), number(40))?, INPUT_BUCKET_FIELDS)
+        (InputBuckets::from_bytes(&field(bytes, INPUT_BUCKET_FIELDS.start))?, INPUT_BUCKET_FIELDS)
     } else {
         (InputBuckets::NONE, 0..0)
     };
     let checksum = u64::from_le_bytes(field(bytes, length - 8));
     Ok(Header { hidden, buckets, input_buckets, length, covered, checksum })
-}
-
-/// The input buckets of a version 3 header, declared as `count` buckets and `mirrored`.
-fn read_input_buckets(bytes: &[u8], count: u32, mirrored: u32) -> Result<InputBuckets, String> {
-    let map: [u8; 64] = field(bytes, INPUT_BUCKET_FIELDS.start + 8);
-    let mirrored = match mirrored {
-        0 => false,
-        1 => true,
-        other => return Err(format!("the input buckets' mirroring is {other}, not 0 or 1")),
-    };
-    let input_buckets = InputBuckets::new(map, mirrored)?;
-    if input_buckets.count() != count as usize || input_buckets.map() != &map {
-        return Err(format!("the header declares {count} input buckets and its squares give another layout"));
-    }
-    Ok(input_buckets)
 }
 
 /// An error unless `buckets` is an output bucket count a network may have.

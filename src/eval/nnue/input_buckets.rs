@@ -13,6 +13,9 @@ use super::INPUTS;
 
 /// The most input buckets a network may have.
 pub const MAX_INPUT_BUCKETS: usize = 32;
+/// Bytes of input buckets as network files and checkpoints store them
+/// ([`InputBuckets::to_bytes`]).
+pub const INPUT_BUCKET_BYTES: usize = 72;
 
 /// The mirror of a square as a perspective sees it (a1 its own corner): files a to h.
 const MIRROR_FILES: u8 = 7;
@@ -122,6 +125,39 @@ impl InputBuckets {
                  {other} numbers"
             )),
         }
+    }
+
+    /// The layout as network files and checkpoints store it, little-endian: the number
+    /// of buckets (u32), whether they mirror (u32, 0 or 1), and the bucket of each king
+    /// square (64 bytes, a1 first, as the perspective sees the board).
+    pub fn to_bytes(&self) -> [u8; INPUT_BUCKET_BYTES] {
+        let mut bytes = [0; INPUT_BUCKET_BYTES];
+        bytes[..4].copy_from_slice(&u32::from(self.count).to_le_bytes());
+        bytes[4..8].copy_from_slice(&u32::from(self.mirrored).to_le_bytes());
+        bytes[8..].copy_from_slice(&self.map);
+        bytes
+    }
+
+    /// Reads [`InputBuckets::to_bytes`]; fields that contradict each other (a count or
+    /// mirrored half that the squares do not give, a mirroring other than 0 or 1) are an
+    /// error.
+    pub fn from_bytes(bytes: &[u8; INPUT_BUCKET_BYTES]) -> Result<InputBuckets, String> {
+        let word = |offset: usize| {
+            u32::from_le_bytes([bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3]])
+        };
+        let (count, mirrored) = (word(0), word(4));
+        let mirrored = match mirrored {
+            0 => false,
+            1 => true,
+            other => return Err(format!("the input buckets' mirroring is {other}, not 0 or 1")),
+        };
+        let mut map = [0u8; 64];
+        map.copy_from_slice(&bytes[8..]);
+        let input_buckets = InputBuckets::new(map, mirrored)?;
+        if input_buckets.count() != count as usize || input_buckets.map() != &map {
+            return Err(format!("the header declares {count} input buckets and its squares give another layout"));
+        }
+        Ok(input_buckets)
     }
 
     /// The layout as [`InputBuckets::parse`] reads it back.

@@ -25,7 +25,7 @@ pub mod train;
 pub use accumulator::Accumulator;
 pub use features::{Changes, Feature, feature_index, move_changes};
 pub use file::QuantisedNet;
-pub use input_buckets::{InputBuckets, InputView, MAX_INPUT_BUCKETS};
+pub use input_buckets::{INPUT_BUCKET_BYTES, InputBuckets, InputView, MAX_INPUT_BUCKETS};
 pub use stack::AccumulatorStack;
 
 use std::sync::Arc;

@@ -2,8 +2,8 @@
 //! stopped.
 //!
 //! Layout (little-endian): [`CHECKPOINT_MAGIC`], the hidden size (u32), the output buckets (u32), the
-//! epochs done (u32), the seed (u64), the optimiser's step count (u64), the input buckets'
-//! count (u32), mirroring (u32, 0 or 1) and bucket of each king square (64 bytes); the
+//! epochs done (u32), the seed (u64), the optimiser's step count (u64), the input buckets
+//! as a network file stores them ([`InputBuckets::to_bytes`], 72 bytes); the
 //! parameters, then the optimiser's mean and squared-gradient moments (f32 each,
 //! [`super::model::Layout`] order); then a checksum (u64) of everything before it.
 
@@ -11,13 +11,15 @@ use std::path::Path;
 
 use super::adamw::AdamW;
 use super::model::{Layout, Model};
-use crate::eval::nnue::InputBuckets;
 use crate::eval::nnue::file::{MAX_FILE_HIDDEN, check_bucket_count, checksum};
+use crate::eval::nnue::{INPUT_BUCKET_BYTES, InputBuckets};
 
 /// The first bytes of a checkpoint file.
 pub const CHECKPOINT_MAGIC: [u8; 8] = *b"HRRCKPT3";
+/// Where the input buckets lie.
+const INPUT_BUCKETS_AT: usize = 36;
 /// Bytes before the parameters.
-const CHECKPOINT_HEADER_BYTES: usize = 108;
+const CHECKPOINT_HEADER_BYTES: usize = INPUT_BUCKETS_AT + INPUT_BUCKET_BYTES;
 
 /// A run's state after some epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,10 +45,7 @@ impl Checkpoint {
         bytes.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         bytes.extend_from_slice(&self.seed.to_le_bytes());
         bytes.extend_from_slice(&steps.to_le_bytes());
-        let input_buckets = self.model.input_buckets();
-        bytes.extend_from_slice(&(input_buckets.count() as u32).to_le_bytes());
-        bytes.extend_from_slice(&u32::from(input_buckets.mirrored()).to_le_bytes());
-        bytes.extend_from_slice(input_buckets.map());
+        bytes.extend_from_slice(&self.model.input_buckets().to_bytes());
         for value in self.model.params().iter().chain(mean).chain(square) {
             bytes.extend_from_slice(&value.to_le_bytes());
         }
@@ -75,12 +74,9 @@ impl Checkpoint {
         }
         let buckets = word(12) as usize;
         check_bucket_count(buckets)?;
-        let mut map = [0u8; 64];
-        map.copy_from_slice(&bytes[44..CHECKPOINT_HEADER_BYTES]);
-        let input_buckets = InputBuckets::new(map, word(40) == 1)?;
-        if input_buckets.count() != word(36) as usize || word(40) > 1 || input_buckets.map() != &map {
-            return Err("the checkpoint's input buckets contradict themselves (a damaged file)".to_string());
-        }
+        let mut stored = [0u8; INPUT_BUCKET_BYTES];
+        stored.copy_from_slice(&bytes[INPUT_BUCKETS_AT..CHECKPOINT_HEADER_BYTES]);
+        let input_buckets = InputBuckets::from_bytes(&stored)?;
         let parameters = Layout::new(input_buckets.inputs(), hidden, buckets).parameters();
         let expected = CHECKPOINT_HEADER_BYTES + 12 * parameters + 8;
         if bytes.len() != expected {

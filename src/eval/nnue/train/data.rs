@@ -4,13 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use once_cell::sync::Lazy;
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
 use crate::eval::nnue::data::format::read_games;
 use crate::eval::nnue::data::manifest::{self, Row, sha256_hex};
 use crate::eval::nnue::data::training_positions;
-use crate::eval::nnue::{EVAL_SCALE, InputBuckets, MAX_PIECES, file::checksum};
+use crate::eval::nnue::{EVAL_SCALE, InputBuckets, MAX_PIECES, feature_index, file::checksum};
 use crate::random::{GOLDEN_GAMMA, SplitMix, mix};
 
 /// A position with its label, packed: the occupied squares, and the piece on each of them
@@ -76,26 +75,26 @@ impl Sample {
     /// its king chooses in `input_buckets`.
     pub fn inputs(&self, input_buckets: &InputBuckets) -> Inputs {
         let (us, them) = if self.white_to_move { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
-        let mut pieces = [(Square::A1, 0usize); MAX_PIECES];
+        // The pieces first: each perspective's view depends on where its king stands.
+        let mut pieces = [(Square::A1, piece_of(0)); MAX_PIECES];
         let mut count = 0;
-        let mut kings = [None; 2];
+        let (mut our_king, mut their_king) = (None, None);
         let mut occupied = self.occupied;
         while occupied != 0 {
             let square = Square::new(occupied.trailing_zeros());
             occupied &= occupied - 1;
-            let code = usize::from((self.pieces[count / 2] >> (4 * (count % 2))) & 0xF);
-            if code % 6 == KING_CODE {
-                kings[code / 6] = Some(square);
+            let piece = piece_of((self.pieces[count / 2] >> (4 * (count % 2))) & 0xF);
+            if piece.role == Role::King {
+                *(if piece.color == us { &mut our_king } else { &mut their_king }) = Some(square);
             }
-            pieces[count] = (square, code);
+            pieces[count] = (square, piece);
             count += 1;
         }
-        let king = |color: Color| kings[usize::from(color == Color::White)];
-        let (our_view, their_view) = (input_buckets.view_of(us, king(us)), input_buckets.view_of(them, king(them)));
+        let (our_view, their_view) = (input_buckets.view_of(us, our_king), input_buckets.view_of(them, their_king));
         let mut inputs = Inputs { count, ours: [0; MAX_PIECES], theirs: [0; MAX_PIECES] };
-        for (slot, &(square, code)) in pieces[..count].iter().enumerate() {
-            inputs.ours[slot] = our_view.input(RELATIVE_CODE[us as usize][code], square) as u16;
-            inputs.theirs[slot] = their_view.input(RELATIVE_CODE[them as usize][code], square) as u16;
+        for (slot, &(square, piece)) in pieces[..count].iter().enumerate() {
+            inputs.ours[slot] = feature_index(our_view, us, piece, square) as u16;
+            inputs.theirs[slot] = feature_index(their_view, them, piece, square) as u16;
         }
         inputs
     }
@@ -112,19 +111,6 @@ impl Sample {
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
-
-/// A piece code's role part for the king.
-const KING_CODE: usize = Role::King as usize - 1;
-
-/// Each piece code as a perspective (`Color as usize`) numbers it: its own pieces first,
-/// as [`feature_index`] does.
-static RELATIVE_CODE: Lazy<[[usize; 12]; 2]> = Lazy::new(|| {
-    let relative = |perspective: Color, code: u8| {
-        let piece = piece_of(code);
-        usize::from(piece.color != perspective) * 6 + piece.role as usize - 1
-    };
-    [Color::Black, Color::White].map(|perspective| std::array::from_fn(|code| relative(perspective, code as u8)))
-});
 
 /// 0..=11: colour (Black first), then role.
 fn piece_code(piece: Piece) -> u8 {
@@ -293,7 +279,6 @@ pub fn epoch_order(count: usize, seed: u64, epoch: usize) -> Vec<u32> {
 mod tests {
     use super::*;
     use crate::eval::nnue::data::format::{GameRecord, GameResult, write_header};
-    use crate::eval::nnue::feature_index;
     use crate::moves::{encode, parse_uci};
     use shakmaty::{CastlingMode, fen::Fen};
 
