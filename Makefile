@@ -25,7 +25,7 @@ LICHESS_VENV := target/lichess-venv
 # Written once python-chess and PyYAML are installed (lichess-bot's requirements.txt versions).
 LICHESS_DEPS := $(LICHESS_VENV)/installed
 
-.PHONY: all build native test bench lichess-test clean tune-build spsa
+.PHONY: all build native test bench lichess-test clean tune-build spsa stress calibrate
 
 all: build
 
@@ -99,8 +99,6 @@ CALIBRATE_ELOS ?= 1400,1800,2200
 CALIBRATE_GAMES ?= 100
 CALIBRATE_ARGS ?=
 CALIBRATE_BINARY := target/levels/harrier
-
-.PHONY: stress calibrate
 
 stress: build $(LICHESS_DEPS)
 	mkdir -p $(dir $(STRESS_BINARY))

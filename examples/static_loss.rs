@@ -10,7 +10,7 @@
 use harrier::eval::hce::evaluate;
 use harrier::eval::nnue::data::format::read_games;
 use harrier::eval::nnue::data::training_positions;
-use harrier::eval::nnue::train::data::{Sample, sigmoid};
+use harrier::eval::nnue::train::data::{Sample, logistic};
 use harrier::eval::nnue::{EVAL_SCALE, Network, evaluate_position};
 use shakmaty::Position;
 
@@ -31,7 +31,7 @@ struct Row {
 
 /// The expected result of `cp` centipawns.
 fn expected(cp: f64) -> f64 {
-    f64::from(sigmoid((cp / f64::from(EVAL_SCALE)) as f32))
+    f64::from(logistic((cp / f64::from(EVAL_SCALE)) as f32))
 }
 
 fn main() {

@@ -8,14 +8,13 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Chess};
 
 use crate::engine::game::parse_fen;
-use crate::engine::options::DEFAULT_USE_NNUE;
-use crate::engine::searchers::alpha_beta_probers;
 use crate::eval::Evaluation;
 use crate::search::alphabeta::AlphaBeta;
+use crate::search::alphabeta::alpha_beta_probers;
 use crate::search::alphabeta::presets::{Full, Minimax, Preset, Selectivity};
 use crate::search::bandwidth::Bandwidth;
 use crate::search::bandwidth::params::BandwidthParams;
-use crate::search::{Limits, SearchJob, SearchSettings, Searcher, Signals, Silent};
+use crate::search::{Limits, SearchJob, SearchSettings, Searcher, Signals, Silent, nodes_per_second};
 
 /// Default depth of `harrier bench`.
 pub const DEFAULT_DEPTH: u32 = 11;
@@ -83,13 +82,8 @@ pub struct BenchResult {
 impl BenchResult {
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
-        (self.nodes as u128 * 1_000_000 / self.elapsed.as_micros().max(1)) as u64
+        nodes_per_second(self.nodes, self.elapsed)
     }
-}
-
-/// The evaluation a new engine uses: the network built in, or the hand-crafted one.
-pub fn default_evaluation() -> Evaluation {
-    if DEFAULT_USE_NNUE { Evaluation::built_in_network() } else { Evaluation::HandCrafted }
 }
 
 /// The settings of a bench searcher: the defaults with `evaluation`.

@@ -6,6 +6,7 @@
 
 use super::searchers::SearchMode;
 use super::settings::{Settings, SyzygySettings};
+use crate::eval::Evaluation;
 use crate::search::SearchSettings;
 use crate::search::bandwidth::params::{
     BandwidthStyle, DEFAULT_ALWAYS_THINK, DEFAULT_BAND, DEFAULT_DEPTH_PENALTY, DEFAULT_STRICT_HARRIS, DEFAULT_STYLE,
@@ -34,13 +35,20 @@ pub const MAX_SYZYGY_PIECES: i64 = 7;
 pub const MAX_MULTI_PV: i64 = 256;
 /// The evaluation a new engine uses: the network (else the hand-crafted evaluation).
 pub const DEFAULT_USE_NNUE: bool = true;
+
+/// The evaluation a new engine uses ([`DEFAULT_USE_NNUE`]): the network built in, or the
+/// hand-crafted one.
+pub fn default_evaluation() -> Evaluation {
+    if DEFAULT_USE_NNUE { Evaluation::built_in_network() } else { Evaluation::HandCrafted }
+}
 /// How UCI writes an empty string option.
 pub const EMPTY_TEXT: &str = "<empty>";
 
 /// What a button does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Empty the transposition table (and the bandwidth tree).
+    /// Forget what `ucinewgame` forgets: the transposition table, the histories (and the
+    /// bandwidth tree); the position stays.
     ClearHash,
 }
 

@@ -12,12 +12,10 @@ use shakmaty::{Chess, Move, Position};
 
 use super::searchers::{SearchMode, build};
 use crate::perft::divide_until;
+use crate::search::alphabeta::SEARCH_STACK_BYTES;
 use crate::search::syzygy::Syzygy;
 use crate::search::tt::MIN_HASH_MB;
 use crate::search::{Progress, Report, Reporter, SearchJob, SearchOutcome, SearchSettings, Searcher, Signals};
-
-/// Stack for the search thread: positions are copied per ply (copy-make).
-const SEARCH_THREAD_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Work for the search thread, done in the order sent.
 pub enum Job {
@@ -99,7 +97,7 @@ impl SearchThread {
         let (outbox, events) = unbounded();
         let thread = thread::Builder::new()
             .name("search".to_string())
-            .stack_size(SEARCH_THREAD_STACK_BYTES)
+            .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || serve(searcher, signals, &inbox, &outbox))
             .expect("the search thread starts");
         SearchThread { jobs, events, thread: Some(thread) }

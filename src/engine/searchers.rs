@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use crate::search::alphabeta::AlphaBeta;
+use crate::search::alphabeta::alpha_beta_probers;
 use crate::search::alphabeta::presets::Selectivity;
 use crate::search::bandwidth::Bandwidth;
 use crate::search::bandwidth::params::BandwidthParams;
-use crate::search::probe::{Prober, ProberFactory};
 use crate::search::{Searcher, Signals};
 
 /// The searcher the engine uses.
@@ -60,13 +60,5 @@ pub fn build(mode: SearchMode, hash_mb: usize, signals: Arc<Signals>) -> Result<
         SearchMode::Bandwidth => {
             Box::new(Bandwidth::new(hash_mb, BandwidthParams::default(), alpha_beta_probers(), signals)?)
         }
-    })
-}
-
-/// The bandwidth searcher's tip probers: one-thread alpha-beta searchers.
-pub fn alpha_beta_probers() -> ProberFactory {
-    Arc::new(|table_mb, signals| {
-        let prober = AlphaBeta::new(table_mb, Selectivity::Full, signals)?;
-        Ok(Box::new(prober) as Box<dyn Prober>)
     })
 }

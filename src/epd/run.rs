@@ -14,6 +14,7 @@ use super::record::{EpdRecord, parse_record};
 use super::score::{SuiteSummary, is_solved};
 use super::{EpdLimit, EpdSearcher};
 use crate::engine::searchers::{self, SearchMode};
+use crate::search::alphabeta::alpha_beta_probers;
 use crate::search::bandwidth::Bandwidth;
 use crate::search::{Limits, Score, SearchJob, SearchSettings, Searcher, Signals, Silent};
 
@@ -132,7 +133,7 @@ fn new_searcher(setup: &EpdSearcher) -> Result<Box<dyn Searcher>, String> {
     let signals = Arc::new(Signals::default());
     let mut searcher: Box<dyn Searcher> = match setup.mode {
         SearchMode::Bandwidth => {
-            Box::new(Bandwidth::new(setup.hash_mb, setup.bandwidth, searchers::alpha_beta_probers(), signals)?)
+            Box::new(Bandwidth::new(setup.hash_mb, setup.bandwidth, alpha_beta_probers(), signals)?)
         }
         mode => searchers::build(mode, setup.hash_mb, signals)?,
     };

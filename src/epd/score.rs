@@ -6,7 +6,7 @@ use std::time::Duration;
 use shakmaty::Move;
 
 use super::record::EpdRecord;
-use crate::search::Score;
+use crate::search::{Score, nodes_per_second};
 
 /// True when `played` (with the search's final `score`) meets every condition of the
 /// record: among its `bm` moves, not among its `am` moves, and a mate found within `dm`
@@ -113,7 +113,7 @@ impl SuiteSummary {
             lines.push(format!("score {}/{}", self.total.points, self.total.max_points));
         }
         let seconds = self.elapsed.as_secs_f64();
-        let nps = (self.nodes as f64 / seconds.max(1e-3)) as u64;
+        let nps = nodes_per_second(self.nodes, self.elapsed);
         lines.push(format!("time {seconds:.1} s nodes {} nps {nps}", self.nodes));
         lines.push(format!("solved {}/{}", self.total.solved, self.total.positions));
         lines

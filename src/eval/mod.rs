@@ -9,10 +9,22 @@ pub mod wdl;
 
 use std::sync::Arc;
 
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position, Role};
 
 use crate::value::MAX_PLY;
 use nnue::{AccumulatorStack, Network};
+
+/// A piece's worth in pawns by the usual count (pawn 1, minor 3, rook 5, queen 9; king
+/// 0), which the rules that count material (drawish endings, the win-rate model) use.
+pub fn pawn_units(role: Role) -> u32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 0,
+    }
+}
 
 /// Which static evaluation a search uses. Two are equal when both are the hand-crafted
 /// evaluation or networks with the same weights; [`Evaluation::is_same`] is the cheap test.

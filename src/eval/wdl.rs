@@ -4,6 +4,8 @@
 
 use shakmaty::{Chess, Position, Role};
 
+use super::pawn_units;
+
 /// The score at which a win and a draw are equally likely, at no material: `a = A0 + A1 m`,
 /// where `m` is the material ([`material`]) divided by [`MATERIAL_SCALE`].
 pub const A0: f64 = 296.0;
@@ -20,10 +22,7 @@ pub const MATERIAL_SCALE: f64 = 78.0;
 /// Material on the board in pawns (both sides; kings not counted).
 pub fn material(pos: &Chess) -> u32 {
     let board = pos.board();
-    [(Role::Pawn, 1), (Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)]
-        .into_iter()
-        .map(|(role, value)| board.by_role(role).count() as u32 * value)
-        .sum()
+    Role::ALL.into_iter().map(|role| board.by_role(role).count() as u32 * pawn_units(role)).sum()
 }
 
 /// The model's parameters `(a, b)` at `material` pawns, for the given coefficients.

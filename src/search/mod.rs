@@ -307,9 +307,13 @@ impl Report {
 
     /// Nodes per second so far.
     pub fn nps(&self) -> u64 {
-        let micros = self.elapsed.as_micros().max(1);
-        (self.nodes as u128 * 1_000_000 / micros) as u64
+        nodes_per_second(self.nodes, self.elapsed)
     }
+}
+
+/// `nodes` searched in `elapsed`, per second (a zero duration counts as a microsecond).
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (u128::from(nodes) * 1_000_000 / elapsed.as_micros().max(1)) as u64
 }
 
 /// What a searcher tells the outside world while it runs.

@@ -115,6 +115,27 @@ impl Slot {
 const ENTRIES_PER_BUCKET: usize = 4;
 /// Generations wrap at 64; the bound takes the two low bits.
 const AGE_STEP: u8 = 4;
+/// The bound's bits of `age_bound` (0 marks an empty slot).
+const BOUND_MASK: u8 = AGE_STEP - 1;
+
+/// The bound's code in `age_bound`: never 0, which marks an empty slot.
+fn bound_bits(bound: TtBound) -> u8 {
+    match bound {
+        TtBound::Exact => 1,
+        TtBound::Lower => 2,
+        TtBound::Upper => 3,
+    }
+}
+
+/// The bound of a slot's `age_bound`, `None` for an empty slot.
+fn bound_of(age_bound: u8) -> Option<TtBound> {
+    match age_bound & BOUND_MASK {
+        0 => None,
+        1 => Some(TtBound::Exact),
+        2 => Some(TtBound::Lower),
+        _ => Some(TtBound::Upper),
+    }
+}
 /// How many draft plies one generation of age is worth when choosing a victim.
 const AGE_WEIGHT: i32 = 4;
 
@@ -180,16 +201,15 @@ impl TranspositionTable {
     /// Looks `key` up; `ply` converts mate values back to this node.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let bucket = &self.buckets[self.bucket_index(key)];
-        bucket.0.iter().map(Slot::load).find(|e| e.key == key && e.age_bound & 3 != 0).map(|e| TtHit {
-            mv: e.mv,
-            value: value_from_tt(e.value as i32, ply),
-            eval: e.eval as i32,
-            depth: e.depth as i32,
-            bound: match e.age_bound & 3 {
-                1 => TtBound::Exact,
-                2 => TtBound::Lower,
-                _ => TtBound::Upper,
-            },
+        bucket.0.iter().map(Slot::load).find_map(|e| {
+            let bound = bound_of(e.age_bound).filter(|_| e.key == key)?;
+            Some(TtHit {
+                mv: e.mv,
+                value: value_from_tt(e.value as i32, ply),
+                eval: e.eval as i32,
+                depth: e.depth as i32,
+                bound,
+            })
         })
     }
 
@@ -203,10 +223,10 @@ impl TranspositionTable {
             Some(i) => i,
             None => {
                 let worth = |e: &Entry| {
-                    if e.age_bound & 3 == 0 {
+                    if bound_of(e.age_bound).is_none() {
                         return i32::MIN;
                     }
-                    let age_diff = (age.wrapping_sub(e.age_bound & !3) / AGE_STEP) as i32;
+                    let age_diff = (age.wrapping_sub(e.age_bound & !BOUND_MASK) / AGE_STEP) as i32;
                     e.depth as i32 - AGE_WEIGHT * age_diff
                 };
                 (0..ENTRIES_PER_BUCKET).min_by_key(|&i| worth(&bucket[i])).unwrap_or(0)
@@ -215,18 +235,13 @@ impl TranspositionTable {
         let entry = &bucket[slot];
         // Keep an older move for the same position when this search found none.
         let mv = if mv == NO_MOVE && entry.key == key { entry.mv } else { mv };
-        let bound_bits = match bound {
-            TtBound::Exact => 1,
-            TtBound::Lower => 2,
-            TtBound::Upper => 3,
-        };
         self.buckets[index].0[slot].save(&Entry {
             key,
             mv,
             value: value_to_tt(value, ply) as i16,
             eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: depth.clamp(0, u8::MAX as i32) as u8,
-            age_bound: age | bound_bits,
+            age_bound: age | bound_bits(bound),
         });
     }
 
@@ -237,7 +252,7 @@ impl TranspositionTable {
         let used: usize = self.buckets[..sample]
             .iter()
             .flat_map(|b| b.0.iter().map(Slot::load))
-            .filter(|e| e.age_bound & 3 != 0 && e.age_bound & !3 == age)
+            .filter(|e| bound_of(e.age_bound).is_some() && e.age_bound & !BOUND_MASK == age)
             .count();
         (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
     }

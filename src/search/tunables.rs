@@ -7,8 +7,7 @@
 //! sizes, bounds that keep values in their storage, the polling interval) stay plain
 //! constants beside their code.
 //!
-//! In the default build each function returns its default: a constant, inlined, exactly
-//! as the `const` items were, so the default build plays and runs as before.
+//! In the default build each function returns its default: a constant, inlined.
 //!
 //! With the cargo feature `tune` each value lives in an atomic. The engine holds its
 //! values in its settings (`Values`, one UCI `spin` option per tunable under the same
@@ -218,7 +217,7 @@ tunables! {
     /// SEE pruning: a capture or promotion may lose this much per ply of draft squared.
     see_tactical_margin: i32 = 20 in 2..=60, c_end 2.0, r_end 0.002;
 
-    // Late move reductions (negamax.rs; probe.rs for the bandwidth searcher's tips).
+    // Late move reductions (negamax.rs; tip_prober.rs for the bandwidth searcher's tips).
 
     /// Late move reductions: shallowest draft where they apply.
     lmr_min_depth: i32 = 3 in 2..=6, c_end 1.0, r_end 0.002;

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use harrier::engine::searchers::alpha_beta_probers;
 use harrier::moves::{decode, encode, parse_uci};
+use harrier::search::alphabeta::alpha_beta_probers;
 use harrier::search::alphabeta::presets::Minimax;
 use harrier::search::bandwidth::Bandwidth;
 use harrier::search::bandwidth::best_first::{BestFirst, Step};

@@ -3,6 +3,7 @@
 //! the new alpha-beta count in its commit message (`Bench: <nodes>`).
 
 use harrier::bench;
+use harrier::engine::options::default_evaluation;
 use harrier::search::alphabeta::presets::Selectivity;
 
 /// `harrier bench`'s node count.
@@ -14,19 +15,18 @@ const MINIMAX_SIGNATURE: u64 = 5_332_777;
 
 #[test]
 fn alpha_beta_bench_signature_is_unchanged() {
-    let nodes = bench::run(bench::DEFAULT_DEPTH, Selectivity::Full, bench::default_evaluation(), |_, _| {}).nodes;
+    let nodes = bench::run(bench::DEFAULT_DEPTH, Selectivity::Full, default_evaluation(), |_, _| {}).nodes;
     assert_eq!(nodes, ALPHA_BETA_SIGNATURE, "harrier bench now gives {nodes} nodes");
 }
 
 #[test]
 fn bandwidth_bench_signature_is_unchanged() {
-    let nodes = bench::run_bandwidth(bench::DEFAULT_BANDWIDTH_NODES, bench::default_evaluation(), |_, _| {}).nodes;
+    let nodes = bench::run_bandwidth(bench::DEFAULT_BANDWIDTH_NODES, default_evaluation(), |_, _| {}).nodes;
     assert_eq!(nodes, BANDWIDTH_SIGNATURE, "harrier bench --bandwidth now gives {nodes} nodes");
 }
 
 #[test]
 fn minimax_bench_signature_is_unchanged() {
-    let nodes =
-        bench::run(bench::DEFAULT_MINIMAX_DEPTH, Selectivity::Minimax, bench::default_evaluation(), |_, _| {}).nodes;
+    let nodes = bench::run(bench::DEFAULT_MINIMAX_DEPTH, Selectivity::Minimax, default_evaluation(), |_, _| {}).nodes;
     assert_eq!(nodes, MINIMAX_SIGNATURE, "harrier bench --minimax now gives {nodes} nodes");
 }

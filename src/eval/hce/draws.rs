@@ -18,11 +18,11 @@ pub fn scale(pos: &Chess, value: i32) -> i32 {
         return value;
     }
     let strong = if (value > 0) == (pos.turn() == Color::White) { Color::White } else { Color::Black };
-    value * factor(pos.board(), strong) / SCALE_NORMAL
+    value * draw_factor(pos.board(), strong) / SCALE_NORMAL
 }
 
 /// The scale, out of [`SCALE_NORMAL`], of a score when `strong` leads.
-pub fn factor(board: &Board, strong: Color) -> i32 {
+pub fn draw_factor(board: &Board, strong: Color) -> i32 {
     // Only endings: the rules need few pieces, and this keeps the test cheap elsewhere.
     if board.occupied().count() > MAX_RULE_PIECES {
         SCALE_NORMAL
@@ -117,16 +117,16 @@ mod tests {
     fn a_rook_pawn_with_the_wrong_bishop_is_a_draw() {
         // From a game: Black's h-pawn queens on h1, a light square; the bishop is dark.
         let held = chess("8/8/8/8/8/4k1b1/7p/7K w - - 0 1");
-        assert_eq!(factor(held.board(), Color::Black), 0);
+        assert_eq!(draw_factor(held.board(), Color::Black), 0);
         assert_eq!(scale(&held, -780), 0);
         // The right bishop wins; so does the wrong one when the king is away from the corner.
-        assert_eq!(factor(chess("8/8/8/8/8/4kb2/7p/7K w - - 0 1").board(), Color::Black), SCALE_NORMAL);
-        assert_eq!(factor(chess("8/8/8/8/8/2K1k1b1/7p/8 w - - 0 1").board(), Color::Black), SCALE_NORMAL);
+        assert_eq!(draw_factor(chess("8/8/8/8/8/4kb2/7p/7K w - - 0 1").board(), Color::Black), SCALE_NORMAL);
+        assert_eq!(draw_factor(chess("8/8/8/8/8/2K1k1b1/7p/8 w - - 0 1").board(), Color::Black), SCALE_NORMAL);
         // A rook's pawn alone against the king in front of it; not with a knight beside.
-        assert_eq!(factor(chess("k7/8/8/8/8/8/P7/K7 w - - 0 1").board(), Color::White), 0);
-        assert_eq!(factor(chess("k7/8/8/8/8/8/P7/K1N5 w - - 0 1").board(), Color::White), SCALE_NORMAL);
+        assert_eq!(draw_factor(chess("k7/8/8/8/8/8/P7/K7 w - - 0 1").board(), Color::White), 0);
+        assert_eq!(draw_factor(chess("k7/8/8/8/8/8/P7/K1N5 w - - 0 1").board(), Color::White), SCALE_NORMAL);
         // Pawns on two files are no such draw.
-        assert_eq!(factor(chess("k7/8/8/8/8/8/PP6/K7 w - - 0 1").board(), Color::White), SCALE_NORMAL);
+        assert_eq!(draw_factor(chess("k7/8/8/8/8/8/PP6/K7 w - - 0 1").board(), Color::White), SCALE_NORMAL);
     }
 
     #[test]
@@ -134,10 +134,10 @@ mod tests {
         // From a game: Black's extra h-pawn is stopped by the king, g3 is out of the light
         // bishop's reach, and every black pawn is blocked.
         let fortress = chess("8/3b4/B7/8/6p1/6Pp/7K/2k5 w - - 0 1");
-        assert_eq!(factor(fortress.board(), Color::Black), SCALE_BLOCKED_BISHOPS);
+        assert_eq!(draw_factor(fortress.board(), Color::Black), SCALE_BLOCKED_BISHOPS);
         assert!(scale(&fortress, -260).abs() < 60);
         // Opposite-coloured bishops are another rule's; a free pawn is no fortress.
-        assert_eq!(factor(chess("8/3b4/8/B7/6p1/6Pp/7K/2k5 w - - 0 1").board(), Color::Black), SCALE_NORMAL);
-        assert_eq!(factor(chess("8/3b4/B7/8/8/6p1/7K/2k5 w - - 0 1").board(), Color::Black), SCALE_NORMAL);
+        assert_eq!(draw_factor(chess("8/3b4/8/B7/6p1/6Pp/7K/2k5 w - - 0 1").board(), Color::Black), SCALE_NORMAL);
+        assert_eq!(draw_factor(chess("8/3b4/B7/8/8/6p1/7K/2k5 w - - 0 1").board(), Color::Black), SCALE_NORMAL);
     }
 }

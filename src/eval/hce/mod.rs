@@ -84,7 +84,7 @@ pub fn blend(board: &Board, linear: [S; 2], units: [S; 2]) -> Blend {
     let total = linear[white] - linear[black] + king_attack(units[white]) - king_attack(units[black]);
     let phase = phase(board);
     let strong = if total.eg() >= 0 { Color::White } else { Color::Black };
-    let scale = scale::factor(board, strong);
+    let scale = scale::endgame_factor(board, strong);
     let endgame = total.eg() * (PHASE_TOTAL - phase) * scale / SCALE_NORMAL;
     Blend { total, phase, scale, value: (total.mg() * phase + endgame) / PHASE_TOTAL }
 }

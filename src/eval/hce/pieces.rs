@@ -6,6 +6,7 @@ use shakmaty::{Bitboard, Color, Rank, Role, Square, attacks};
 use super::bits::{file_of, relative_rank, relative_square, square_ahead};
 use super::context::Context;
 use super::terms::{Sink, Term};
+use super::weights::{BISHOP_MOBILITY, KNIGHT_MOBILITY, QUEEN_MOBILITY, ROOK_MOBILITY};
 
 /// Reports material and piece squares of every piece, then each side's piece terms.
 pub fn evaluate<K: Sink>(ctx: &mut Context, sink: &mut K) {
@@ -59,11 +60,12 @@ fn side<K: Sink>(ctx: &mut Context, color: Color, area: Bitboard, sink: &mut K) 
         for sq in board.by_role(role) & us {
             let reach = piece_attacks(role, sq, ctx.occupied);
             ctx.note_attacks(color, role, reach);
+            // A piece reaches at most its table's last entry of squares.
             let (mobility, max) = match role {
-                Role::Knight => (Term::KnightMobility, 8),
-                Role::Bishop => (Term::BishopMobility, 13),
-                Role::Rook => (Term::RookMobility, 14),
-                _ => (Term::QueenMobility, 27),
+                Role::Knight => (Term::KnightMobility, KNIGHT_MOBILITY.len() - 1),
+                Role::Bishop => (Term::BishopMobility, BISHOP_MOBILITY.len() - 1),
+                Role::Rook => (Term::RookMobility, ROOK_MOBILITY.len() - 1),
+                _ => (Term::QueenMobility, QUEEN_MOBILITY.len() - 1),
             };
             sink.add(color, mobility, (reach & area).count().min(max), 1);
             let zone_hits = reach & their_zone;

@@ -1,19 +1,22 @@
 //! Endgame scaling: how much of the endgame score the stronger side can hope to keep in
 //! drawish material (no mating material, opposite-coloured bishops, rook endings).
 
-use shakmaty::{Bitboard, Board, Color};
+use shakmaty::{Bitboard, Board, Color, Role};
 
 use super::params::*;
+use crate::eval::pawn_units;
 
 /// Non-pawn material of `color` in pawns (minor 3, rook 5, queen 9).
 pub fn piece_material(board: &Board, color: Color) -> u32 {
     let ours = board.by_color(color);
-    let count = |pieces: Bitboard| (pieces & ours).count() as u32;
-    3 * count(board.knights() | board.bishops()) + 5 * count(board.rooks()) + 9 * count(board.queens())
+    [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .map(|role| (board.by_role(role) & ours).count() as u32 * pawn_units(role))
+        .sum()
 }
 
 /// The scale, out of [`SCALE_NORMAL`], of the endgame score when `strong` leads.
-pub fn factor(board: &Board, strong: Color) -> i32 {
+pub fn endgame_factor(board: &Board, strong: Color) -> i32 {
     let weak = !strong;
     let strong_pawns = board.pawns() & board.by_color(strong);
     let (strong_pieces, weak_pieces) = (piece_material(board, strong), piece_material(board, weak));
@@ -59,10 +62,13 @@ mod tests {
 
     #[test]
     fn drawish_material_is_scaled_down() {
-        assert_eq!(factor(&board("8/8/4k3/8/8/3BK3/8/8 w - - 0 1"), Color::White), SCALE_NO_MATING_MATERIAL);
-        assert_eq!(factor(&board("8/8/4k3/4b3/8/3RK3/8/8 w - - 0 1"), Color::White), SCALE_NO_PAWNS_MINOR_EDGE);
-        assert_eq!(factor(&board("8/5p2/4kb2/8/8/3BK3/5PP1/8 w - - 0 1"), Color::White), SCALE_OPPOSITE_BISHOPS);
-        assert_eq!(factor(&board("8/5p2/4k3/8/6r1/3RK3/5PP1/8 w - - 0 1"), Color::White), SCALE_ROOK_ENDING);
-        assert_eq!(factor(&board("8/5p2/4k3/8/8/3NK3/5PP1/8 w - - 0 1"), Color::White), SCALE_NORMAL);
+        assert_eq!(endgame_factor(&board("8/8/4k3/8/8/3BK3/8/8 w - - 0 1"), Color::White), SCALE_NO_MATING_MATERIAL);
+        assert_eq!(endgame_factor(&board("8/8/4k3/4b3/8/3RK3/8/8 w - - 0 1"), Color::White), SCALE_NO_PAWNS_MINOR_EDGE);
+        assert_eq!(
+            endgame_factor(&board("8/5p2/4kb2/8/8/3BK3/5PP1/8 w - - 0 1"), Color::White),
+            SCALE_OPPOSITE_BISHOPS
+        );
+        assert_eq!(endgame_factor(&board("8/5p2/4k3/8/6r1/3RK3/5PP1/8 w - - 0 1"), Color::White), SCALE_ROOK_ENDING);
+        assert_eq!(endgame_factor(&board("8/5p2/4k3/8/8/3NK3/5PP1/8 w - - 0 1"), Color::White), SCALE_NORMAL);
     }
 }

@@ -99,7 +99,7 @@ pub fn report(pos: &Chess) -> Vec<String> {
         super::params::SCALE_NORMAL
     ));
     let strong = if result.value >= 0 { Color::White } else { Color::Black };
-    let draw_scale = super::draws::factor(pos.board(), strong);
+    let draw_scale = super::draws::draw_factor(pos.board(), strong);
     if draw_scale != super::params::SCALE_NORMAL {
         lines.push(format!("Known draw: scaled by {draw_scale}/{}", super::params::SCALE_NORMAL));
     }

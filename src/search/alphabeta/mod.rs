@@ -10,12 +10,11 @@
 mod correction;
 pub mod history;
 mod iterate;
-mod level;
+mod level_play;
 pub mod movepick;
 mod negamax;
 pub mod params;
 pub mod presets;
-mod probe;
 mod quiescence;
 mod root;
 pub mod see;
@@ -23,6 +22,7 @@ mod shared;
 mod smp;
 mod stack;
 mod timing;
+mod tip_prober;
 mod worker;
 
 use std::sync::Arc;
@@ -37,6 +37,7 @@ use presets::{Full, Minimax, Preset, Selectivity};
 use shared::SharedState;
 use smp::HelperPool;
 pub use smp::SEARCH_STACK_BYTES;
+pub use tip_prober::alpha_beta_probers;
 use worker::Worker;
 
 /// A search running this long starts printing `currmove` lines and aspiration bounds.

@@ -30,16 +30,19 @@ fn reduction_formula(depth: usize, moves: usize) -> i32 {
     (base + ln / divisor) as i32
 }
 
+/// Drafts and move numbers past this share the reduction of the last one.
+const LMR_SIZE: usize = 64;
+
 /// Late-move reductions by draft and move number: the formula, once.
 #[cfg(not(feature = "tune"))]
-static LMR_TABLE: Lazy<[[i32; 64]; 64]> =
+static LMR_TABLE: Lazy<[[i32; LMR_SIZE]; LMR_SIZE]> =
     Lazy::new(|| std::array::from_fn(|depth| std::array::from_fn(|moves| reduction_formula(depth, moves))));
 
 /// The late-move reduction, in plies, of the quiet move searched `searched`-th (from 0)
 /// at `depth`, before the adjustments a node makes for itself.
 #[cfg(not(feature = "tune"))]
 pub(super) fn late_move_reduction(depth: i32, searched: usize) -> i32 {
-    LMR_TABLE[(depth.max(0) as usize).min(63)][searched.min(63)]
+    LMR_TABLE[(depth.max(0) as usize).min(LMR_SIZE - 1)][searched.min(LMR_SIZE - 1)]
 }
 
 /// The late-move reduction, in plies, of the quiet move searched `searched`-th (from 0)
@@ -49,7 +52,7 @@ pub(super) fn late_move_reduction(depth: i32, searched: usize) -> i32 {
 /// between threads.
 #[cfg(feature = "tune")]
 pub(super) fn late_move_reduction(depth: i32, searched: usize) -> i32 {
-    reduction_formula((depth.max(0) as usize).min(63), searched.min(63))
+    reduction_formula((depth.max(0) as usize).min(LMR_SIZE - 1), searched.min(LMR_SIZE - 1))
 }
 
 /// What a singular-extension test found about the table move.

@@ -439,7 +439,7 @@ mod tests {
     }
 
     fn tree() -> ChessTree {
-        let probers = crate::engine::searchers::alpha_beta_probers();
+        let probers = crate::search::alphabeta::alpha_beta_probers();
         let mut tree = ChessTree::new(1 << 16, 4, &probers, Arc::new(Signals::default())).unwrap();
         tree.set_history(&[]);
         tree

@@ -90,8 +90,9 @@ pub const COLLAPSE_ABOVE_PERCENT: usize = 75;
 pub const COLLAPSE_TARGET_PERCENT: usize = 60;
 
 /// Tips this many plies below the root are not expanded: keeps mate values within the
-/// mate range and the principal-line length within a byte.
-pub const MAX_TREE_DEPTH: usize = 120;
+/// mate range and the principal-line length within a byte (as deep as alpha-beta's
+/// deepest iteration).
+pub const MAX_TREE_DEPTH: usize = crate::search::MAX_DEPTH as usize;
 
 /// Stop early when the best root son leads the runner-up by more than this many bands,
 /// and by at least [`CLEAR_LEAD_MIN_CP`]...

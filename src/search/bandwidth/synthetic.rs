@@ -3,7 +3,7 @@
 //! ahead, as tip probes do), and an unbounded random tree.
 
 use crate::moves::MoveCode;
-pub use crate::random::SplitMix;
+use crate::random::SplitMix;
 use crate::random::{GOLDEN_GAMMA, mix};
 
 use super::game_tree::{GameTree, Tip, Window};

@@ -211,23 +211,28 @@ impl Node {
         self.n_children == 0
     }
 
+    /// Sets the backed-up value (stored in 16 bits).
     pub(crate) fn set_value(&mut self, value: i32) {
         self.value = to_i16(value);
     }
 
+    /// Sets the node's own estimate (stored in 16 bits; see the field).
     pub(crate) fn set_tip_eval(&mut self, value: i32) {
         self.tip_eval = to_i16(value);
     }
 
+    /// Replaces the node's flags.
     pub(crate) fn set_flags(&mut self, flags: u8) {
         self.flags = flags;
     }
 
+    /// Sets the best son's index and the length of the principal line below (at most 255).
     pub(crate) fn set_line(&mut self, best: usize, pvlen: usize) {
         self.best = best as u8;
         self.pvlen = pvlen.min(u8::MAX as usize) as u8;
     }
 
+    /// Links the node to its `count` sons, stored from `first`.
     pub(crate) fn set_children(&mut self, first: NodeId, count: usize) {
         debug_assert!(count <= u8::MAX as usize);
         self.first_child = first;
@@ -325,6 +330,7 @@ impl Tree {
         &self.nodes[id as usize]
     }
 
+    /// A node, to change.
     #[inline]
     pub(crate) fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id as usize]

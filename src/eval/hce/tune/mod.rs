@@ -79,9 +79,12 @@ impl RealWeights {
     }
 }
 
+/// The centipawns that make one power of ten in the odds of the expected score (at `k` 1).
+const ODDS_DECADE_CP: f64 = 400.0;
+
 /// The expected score for White of an evaluation of `value` centipawns, at scale `k`.
-pub fn sigmoid(k: f64, value: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-k * value / 400.0))
+pub fn expected_score(k: f64, value: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * value / ODDS_DECADE_CP))
 }
 
 /// Runs `work` on `threads` slices of `samples` and sums what the slices return.
@@ -103,7 +106,7 @@ pub fn loss(model: &RealWeights, samples: &[TracedPosition], k: f64, threads: us
     let total = parallel(
         samples,
         threads,
-        |part| part.iter().map(|s| (s.result - sigmoid(k, model.evaluate(s))).powi(2)).sum::<f64>(),
+        |part| part.iter().map(|s| (s.result - expected_score(k, model.evaluate(s))).powi(2)).sum::<f64>(),
         |a, b| a + b,
     );
     total / samples.len() as f64
@@ -127,14 +130,14 @@ pub fn fit_k(model: &RealWeights, samples: &[TracedPosition], threads: usize) ->
 
 /// The gradient of the loss over `samples` with respect to every weight.
 pub fn gradient(model: &RealWeights, samples: &[TracedPosition], k: f64, threads: usize) -> Vec<[f64; 2]> {
-    let slope = k * std::f64::consts::LN_10 / 400.0;
+    let slope = k * std::f64::consts::LN_10 / ODDS_DECADE_CP;
     let mut total = parallel(
         samples,
         threads,
         |part| {
             let mut g = vec![[0.0; 2]; WEIGHT_COUNT];
             for s in part {
-                let p = sigmoid(k, model.evaluate(s));
+                let p = expected_score(k, model.evaluate(s));
                 model.add_gradient(s, -2.0 * (s.result - p) * p * (1.0 - p) * slope, &mut g);
             }
             g

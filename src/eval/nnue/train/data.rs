@@ -102,13 +102,13 @@ impl Sample {
     /// The training target: the score's expected result blended with the game's result,
     /// `wdl` being the result's share.
     pub fn target(&self, wdl: f32) -> f32 {
-        let expected = sigmoid(f32::from(self.score) / EVAL_SCALE as f32);
+        let expected = logistic(f32::from(self.score) / EVAL_SCALE as f32);
         (1.0 - wdl) * expected + wdl * f32::from(self.result) / 2.0
     }
 }
 
 /// The logistic function: a win-rate logit to an expected result.
-pub fn sigmoid(x: f32) -> f32 {
+pub fn logistic(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -150,7 +150,7 @@ pub struct DataFile {
 /// The data files named by `inputs` (a file as it is, a folder's data files by name), and
 /// the folders among them without a manifest. In a folder with a manifest, every data file
 /// must be listed and every listed file present.
-pub fn data_files(inputs: &[PathBuf]) -> Result<(Vec<DataFile>, Vec<PathBuf>), String> {
+pub fn resolve_inputs(inputs: &[PathBuf]) -> Result<(Vec<DataFile>, Vec<PathBuf>), String> {
     let mut files = Vec::new();
     let mut unchecked = Vec::new();
     for input in inputs {
@@ -197,7 +197,7 @@ pub fn load(
     seed: u64,
     threads: usize,
 ) -> Result<Dataset, String> {
-    let (files, unchecked) = data_files(inputs)?;
+    let (files, unchecked) = resolve_inputs(inputs)?;
     let per_thread = files.len().div_ceil(threads.max(1)).max(1);
     let parts = std::thread::scope(|scope| {
         let workers: Vec<_> = files
@@ -320,7 +320,7 @@ mod tests {
             }
         }
         assert_eq!(sample.target(1.0), 1.0);
-        assert!((sample.target(0.0) - sigmoid(-35.0 / 400.0)).abs() < 1e-6);
+        assert!((sample.target(0.0) - logistic(-35.0 / 400.0)).abs() < 1e-6);
         assert!(std::mem::size_of::<Sample>() <= 32);
     }
 

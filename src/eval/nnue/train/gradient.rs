@@ -5,7 +5,7 @@
 //! touches only those rows of the feature transformer's gradient; the per-batch work on
 //! the whole buffer (clearing, summing the threads' buffers) is small beside the batch.
 
-use super::data::{Sample, sigmoid};
+use super::data::{Sample, logistic};
 use super::lanes;
 use super::lanes::{screlu, screlu_slope};
 use super::model::{Layout, Model};
@@ -26,7 +26,7 @@ impl Workspace {
 /// The squared error of `model` at `sample`.
 #[inline(always)]
 pub fn sample_loss(model: &Model, sample: &Sample, wdl: f32, accumulators: &mut [Vec<f32>; 2]) -> f32 {
-    let error = sigmoid(model.forward(&model.inputs(sample), accumulators)) - sample.target(wdl);
+    let error = logistic(model.forward(&model.inputs(sample), accumulators)) - sample.target(wdl);
     error * error
 }
 
@@ -43,7 +43,7 @@ fn add_sample_gradient(
     work: &mut Workspace,
 ) -> f32 {
     let inputs = model.inputs(sample);
-    let prediction = sigmoid(model.forward(&inputs, &mut work.accumulators));
+    let prediction = logistic(model.forward(&inputs, &mut work.accumulators));
     let error = prediction - sample.target(wdl);
     // d(error²)/d(output) through the sigmoid.
     let g = scale * 2.0 * error * prediction * (1.0 - prediction);

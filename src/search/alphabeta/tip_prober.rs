@@ -1,6 +1,8 @@
 //! Alpha-beta as the bandwidth searcher's [`Prober`]: its main thread values tips, its
 //! table and histories answer what the tree asks about move order.
 
+use std::sync::Arc;
+
 use shakmaty::{Chess, Color, Move};
 
 use super::AlphaBeta;
@@ -8,13 +10,21 @@ use super::negamax::late_move_reduction;
 use super::presets::{Full, Minimax, Preset, Selectivity};
 use crate::eval::Evaluation;
 use crate::moves::encode;
-use crate::search::probe::{ProbeLimits, Prober};
+use crate::search::probe::{ProbeLimits, Prober, ProberFactory};
 use crate::search::syzygy::Syzygy;
 use crate::search::time::TimeManager;
 use crate::search::tt::TtHit;
 use crate::search::tunables;
 use crate::search::{INFINITY, MAX_DEPTH, Reporter, SearchJob, SearchOutcome, Searcher};
 use crate::zobrist::key_of;
+
+/// The bandwidth searcher's tip probers: one-thread alpha-beta searchers.
+pub fn alpha_beta_probers() -> ProberFactory {
+    Arc::new(|table_mb, signals| {
+        let prober = AlphaBeta::new(table_mb, Selectivity::Full, signals)?;
+        Ok(Box::new(prober) as Box<dyn Prober>)
+    })
+}
 
 impl AlphaBeta {
     /// [`Prober::probe`] with the preset `P`, whatever the searcher's own selectivity.
