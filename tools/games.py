@@ -30,6 +30,13 @@ Faults, charged to the engine that made them; each but the last two loses the ga
 A game still running after --game-timeout seconds (default: a generous bound from the
 time control) is aborted, both engines killed, and counted apart, not scored.
 
+Adjudication, off unless asked for, ends a game whose result the engines agree on, as
+OpenBench and cutechess-cli do (the scores are those of each side's own `bestmove`):
+  --resign MOVES,CP       a side loses once, for MOVES moves in a row each, it scores
+                          -CP or worse and its opponent +CP or better
+  --draw START,MOVES,CP   a draw from move START once both sides have scored within CP
+                          of 0 for MOVES moves in a row each
+
 Elo: the logistic model, Elo = -400 log10(1/s - 1) for the mean score s of engine1. The
 95 % interval is s +/- 1.96 sd/sqrt(n) mapped through the same curve, where the samples
 are the colour-swapped game pairs (pentanomial) when every scored game has its partner,
@@ -39,7 +46,8 @@ usage: tools/games.py --engine1 CMD [--name1 N] [--opt1 NAME=VALUE ...] [--ponde
                       --engine2 CMD [--name2 N] [--opt2 NAME=VALUE ...] [--ponder2]
                       [--tc 10+0.1] [--games 2] [--openings FILE | --random-plies 6]
                       [--concurrency 1] [--seed 1] [--margin-ms 100] [--hang-s 5]
-                      [--game-timeout S] [--json FILE] [-v]
+                      [--game-timeout S] [--resign MOVES,CP] [--draw START,MOVES,CP]
+                      [--json FILE] [-v]
 example: tools/games.py --engine1 target/release/harrier --opt1 SearchMode=Bandwidth \\
              --engine2 target/release/harrier --tc 5+0.05 --ponder1 --ponder2 --games 20
 Prints a line per game, then the score, Elo and fault counts. Exit status 1 if any
@@ -146,6 +154,8 @@ class Settings:
     margin: float = 0.1  # seconds a move may come after its clock ran out
     hang: float = 5.0  # seconds beyond the clock before a silent engine is killed
     game_timeout: float = 0.0  # 0: from the time control
+    resign: tuple = None  # (moves, cp): adjudicate a loss both sides agree on; None: off
+    draw: tuple = None  # (from move, moves, cp): adjudicate a draw; None: off
 
 
 @dataclasses.dataclass
@@ -182,6 +192,11 @@ class Game:
         self.moved = {colour: 0 for colour in chess.COLORS}
         self.engines = {}
         self.killed = set()
+        # Each side's own moves in a row with a score of at most -cp, at least +cp, and
+        # within the draw's cp of 0 (the adjudication rules' counts).
+        self.losing = {colour: 0 for colour in chess.COLORS}
+        self.winning = {colour: 0 for colour in chess.COLORS}
+        self.level = {colour: 0 for colour in chess.COLORS}
         self.aborted = threading.Event()
         self.result = GameResult(number, self.white, "*", "", 0, opening.fen())
 
@@ -197,7 +212,7 @@ class Game:
                 except (OSError, TimeoutError, chess.engine.EngineError) as error:
                     return self.lose(colour, "crash", f"fails to start ({error})")
             while not self.stop.is_set():
-                if self.rules() or self.move():
+                if self.rules() or self.move() or self.adjudicate():
                     return self.result
             return None
         finally:
@@ -243,7 +258,7 @@ class Game:
         watchdog.start()
         error, played = None, None
         try:
-            played = engine.play(self.board, limit, game=self, ponder=player.ponder)
+            played = engine.play(self.board, limit, game=self, ponder=player.ponder, info=chess.engine.INFO_SCORE)
         except (chess.engine.EngineError, TimeoutError, concurrent.futures.CancelledError) as caught:
             error = caught  # a killed engine's play() is cancelled
         finally:
@@ -272,6 +287,31 @@ class Game:
         self.clocks[side] = max(self.clocks[side], 0.0) + settings.tc.inc
         self.moved[side] += 1
         self.board.push(played.move)
+        self.note_score(side, played.info.get("score"))
+        return None
+
+    def note_score(self, side, score):
+        """Counts `side`'s score (its own point of view; None when it sent none) towards
+        the adjudication rules."""
+        cp = score.pov(side).score(mate_score=100_000) if score is not None else None
+        if self.settings.resign:
+            bar = self.settings.resign[1]
+            self.losing[side] = self.losing[side] + 1 if cp is not None and cp <= -bar else 0
+            self.winning[side] = self.winning[side] + 1 if cp is not None and cp >= bar else 0
+        if self.settings.draw:
+            bar = self.settings.draw[2]
+            self.level[side] = self.level[side] + 1 if cp is not None and abs(cp) <= bar else 0
+
+    def adjudicate(self):
+        """Ends the game if an adjudication rule asked for applies."""
+        resign, draw = self.settings.resign, self.settings.draw
+        if resign:
+            for colour in chess.COLORS:
+                if self.losing[colour] >= resign[0] and self.winning[not colour] >= resign[0]:
+                    winner = "0-1" if colour == chess.WHITE else "1-0"
+                    return self.finish(winner, f"adjudicated: {chess.COLOR_NAMES[colour]} is lost")
+        if draw and self.board.fullmove_number >= draw[0] and min(self.level.values()) >= draw[1]:
+            return self.finish("1/2-1/2", "adjudicated: a draw")
         return None
 
     def kill(self, colour):
@@ -494,6 +534,21 @@ def run_match(players, settings, games, openings=None, random_plies=6, concurren
     return match
 
 
+def int_tuple(count):
+    """An argparse type: `count` integers separated by commas, as a tuple."""
+
+    def parse(text):
+        parts = text.split(",")
+        if len(parts) != count:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected {count} integers separated by commas")
+        try:
+            return tuple(int(part) for part in parts)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected integers") from None
+
+    return parse
+
+
 def parse_options(pairs):
     options = {}
     for pair in pairs:
@@ -520,6 +575,8 @@ def main():
     parser.add_argument("--margin-ms", type=float, default=100)
     parser.add_argument("--hang-s", type=float, default=5)
     parser.add_argument("--game-timeout", type=float, default=0, help="seconds (default: from --tc)")
+    parser.add_argument("--resign", type=int_tuple(2), metavar="MOVES,CP", help="adjudicate lost games (off)")
+    parser.add_argument("--draw", type=int_tuple(3), metavar="START,MOVES,CP", help="adjudicate draws (off)")
     parser.add_argument("--json", help="write the summary and every game's record here")
     parser.add_argument("-v", "--verbose", action="store_true", help="show python-chess's log")
     args = parser.parse_args()
@@ -532,7 +589,9 @@ def main():
         players.append(Player(name, command, parse_options(getattr(args, f"opt{i}")), getattr(args, f"ponder{i}")))
     if players[0].name == players[1].name:
         players[1].name += "-2"
-    settings = Settings(TimeControl.parse(args.tc), args.margin_ms / 1000, args.hang_s, args.game_timeout)
+    settings = Settings(
+        TimeControl.parse(args.tc), args.margin_ms / 1000, args.hang_s, args.game_timeout, args.resign, args.draw
+    )
     openings = load_openings(args.openings) if args.openings else None
     match = run_match(players, settings, args.games, openings, args.random_plies, args.concurrency, args.seed)
     for line in match.summary():

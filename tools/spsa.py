@@ -16,7 +16,8 @@ The engine is the `tune` build (`make tune-build`: target/tune/release/harrier),
 `harrier tunables` gives the tunables in OpenBench's SPSA input format; --inputs FILE
 takes such lines instead (a subset, other ranges or steps). Games go through
 tools/games.py: fresh engine processes each game, the clocks kept by the runner from
-the wall time of each move, faults (time, illegal move, crash, hang) scored as losses.
+the wall time of each move, faults (time, illegal move, crash, hang) scored as losses;
+--resign and --draw adjudicate games the engines agree on (tools/games.py says how).
 
 A run lives in a directory (--dir, default target/spsa): the engine copied there when
 the run starts (a rebuild does not change the engine under test), state.json (the
@@ -29,7 +30,8 @@ prints the current values (rounded, OpenBench's "name, value" lines).
 usage: tools/spsa.py --engine target/tune/release/harrier --openings BOOK.epd
                      [--iterations 2000] [--tc 2+0.02] [--pairs-per 1] [--concurrency 2]
                      [--alpha 0.602] [--gamma 0.101] [--a-ratio 0.1] [--seed 1]
-                     [--inputs FILE] [--opt NAME=VALUE ...] [--dir target/spsa]
+                     [--inputs FILE] [--opt NAME=VALUE ...] [--resign MOVES,CP]
+                     [--draw START,MOVES,CP] [--dir target/spsa]
                      [--stop-after N] [--show]
 example: make tune-build && tools/spsa.py --engine target/tune/release/harrier \\
              --openings UHO_4060_v4.epd --iterations 2000 --dir target/spsa/first
@@ -66,6 +68,8 @@ RUN_DEFAULTS = {
     "seed": 1,
     "openings": None,
     "options": {},
+    "resign": None,
+    "draw": None,
 }
 STATE, LOG, ENGINE = "state.json", "log.jsonl", "engine"
 
@@ -159,11 +163,14 @@ def start_or_resume(args, directory):
         given["options"] = games.parse_options(given["options"])
     if "openings" in given:
         given["openings"] = str(pathlib.Path(given["openings"]).resolve())
+    for key in ("resign", "draw"):
+        if key in given:
+            given[key] = list(given[key])  # as the state file holds it
     if state_path.exists():
         state = json.loads(state_path.read_text())
         for key, value in given.items():
-            if state["run"][key] != value:
-                raise SystemExit(f"{state_path}: the run has {key} {state['run'][key]!r}, not {value!r}; "
+            if state["run"].get(key, RUN_DEFAULTS[key]) != value:
+                raise SystemExit(f"{state_path}: the run has {key} {state['run'].get(key)!r}, not {value!r}; "
                                  f"start a new run in another --dir to change it")
         if args.inputs and declared(read_inputs(args.inputs)) != declared(state["params"]):
             raise SystemExit(f"{state_path}: the run has other tunables than {args.inputs}; "
@@ -215,7 +222,8 @@ def play_iteration(state, directory, k, openings, concurrency):
     command = [str(directory / ENGINE)]
     players = [games.Player("plus", command, {**run["options"], **plus}),
                games.Player("minus", command, {**run["options"], **minus})]
-    settings = games.Settings(games.TimeControl.parse(run["tc"]))
+    adjudication = {key: tuple(run[key]) if run.get(key) else None for key in ("resign", "draw")}
+    settings = games.Settings(games.TimeControl.parse(run["tc"]), **adjudication)
     began = time.monotonic()
     match = games.run_match(players, settings, 2 * run["pairs_per"], starts, concurrency=concurrency,
                             seed=rng.randrange(2**32), report=lambda match, result: None)
@@ -267,6 +275,10 @@ def main():
     parser.add_argument("--inputs", help="SPSA input lines instead of the engine's `tunables` (a new run)")
     parser.add_argument("--opt", dest="options", action="append", metavar="NAME=VALUE",
                         help="an option both engines get (a new run), e.g. Hash=16")
+    parser.add_argument("--resign", type=games.int_tuple(2), metavar="MOVES,CP",
+                        help="adjudicate a loss both engines agree on (a new run; default off)")
+    parser.add_argument("--draw", type=games.int_tuple(3), metavar="START,MOVES,CP",
+                        help="adjudicate a draw from move START (a new run; default off)")
     parser.add_argument("--dir", default="target/spsa", help="the run's directory (default target/spsa)")
     parser.add_argument("--concurrency", type=int, default=2, help="games at a time (default 2)")
     parser.add_argument("--stop-after", type=int, help="end after this many iterations of this session")
