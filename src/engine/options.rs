@@ -41,6 +41,7 @@ pub const DEFAULT_USE_NNUE: bool = true;
 pub fn default_evaluation() -> Evaluation {
     if DEFAULT_USE_NNUE { Evaluation::built_in_network() } else { Evaluation::HandCrafted }
 }
+
 /// How UCI writes an empty string option.
 pub const EMPTY_TEXT: &str = "<empty>";
 

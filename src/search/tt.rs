@@ -117,6 +117,8 @@ const ENTRIES_PER_BUCKET: usize = 4;
 const AGE_STEP: u8 = 4;
 /// The bound's bits of `age_bound` (0 marks an empty slot).
 const BOUND_MASK: u8 = AGE_STEP - 1;
+/// How many draft plies one generation of age is worth when choosing a victim.
+const AGE_WEIGHT: i32 = 4;
 
 /// The bound's code in `age_bound`: never 0, which marks an empty slot.
 fn bound_bits(bound: TtBound) -> u8 {
@@ -136,8 +138,6 @@ fn bound_of(age_bound: u8) -> Option<TtBound> {
         _ => Some(TtBound::Upper),
     }
 }
-/// How many draft plies one generation of age is worth when choosing a victim.
-const AGE_WEIGHT: i32 = 4;
 
 #[derive(Default)]
 #[repr(C, align(64))]

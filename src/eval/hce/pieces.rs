@@ -60,7 +60,7 @@ fn side<K: Sink>(ctx: &mut Context, color: Color, area: Bitboard, sink: &mut K) 
         for sq in board.by_role(role) & us {
             let reach = piece_attacks(role, sq, ctx.occupied);
             ctx.note_attacks(color, role, reach);
-            // A piece reaches at most its table's last entry of squares.
+            // Counts past a table's last entry score as that entry.
             let (mobility, max) = match role {
                 Role::Knight => (Term::KnightMobility, KNIGHT_MOBILITY.len() - 1),
                 Role::Bishop => (Term::BishopMobility, BISHOP_MOBILITY.len() - 1),
