@@ -29,7 +29,7 @@ pub struct Datagen {
     #[arg(long, value_parser = at_least_one::<usize>, default_value_t = cores(), hide_default_value = true)]
     threads: usize,
     /// Chooses the openings
-    #[arg(long, default_value_t = datagen::DEFAULT_SEED)]
+    #[arg(long, default_value_t = datagen::DEFAULT_DATAGEN_SEED)]
     seed: u64,
     /// No iteration starts past this many nodes
     #[arg(long, value_parser = at_least_one::<u64>, default_value_t = datagen::DEFAULT_NODES.soft)]

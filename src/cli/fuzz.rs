@@ -9,7 +9,7 @@ use harrier::uci::fuzz::{self, FuzzSettings};
 /// Lines fed by default: about three minutes on an idle two-core machine.
 const DEFAULT_LINES: u64 = 1_000_000;
 /// The generator's seed by default.
-const DEFAULT_SEED: u64 = 1;
+const DEFAULT_FUZZ_SEED: u64 = 1;
 /// The exit status of a run that found a problem, told apart from a usage error (2).
 const FINDING_STATUS: u8 = 1;
 
@@ -20,7 +20,7 @@ pub struct Fuzz {
     #[arg(long, default_value_t = DEFAULT_LINES)]
     lines: u64,
     /// The generator's seed: the same seed gives the same lines
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_FUZZ_SEED)]
     seed: u64,
 }
 

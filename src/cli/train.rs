@@ -15,7 +15,7 @@ pub struct Train {
     #[arg(required = true, value_name = "DATA")]
     inputs: Vec<PathBuf>,
     /// The network written after every epoch; the checkpoint goes beside it
-    #[arg(long, value_name = "FILE", default_value = train::DEFAULT_OUT)]
+    #[arg(long, value_name = "FILE", default_value = train::DEFAULT_NET_FILE)]
     out: PathBuf,
     /// Lanes per accumulator (the engine loads multiples of 64 up to 2048)
     #[arg(long, default_value_t = DEFAULT_HIDDEN)]
@@ -29,7 +29,7 @@ pub struct Train {
     #[arg(long, value_name = "LAYOUT", value_parser = InputBuckets::parse, default_value = "none")]
     input_buckets: InputBuckets,
     /// Full passes over the data
-    #[arg(long, default_value_t = train::DEFAULT_EPOCHS)]
+    #[arg(long, default_value_t = train::DEFAULT_TRAIN_EPOCHS)]
     epochs: usize,
     /// Positions per optimiser step
     #[arg(long, default_value_t = train::DEFAULT_BATCH)]
@@ -44,7 +44,7 @@ pub struct Train {
     #[arg(long, value_parser = at_least_one::<usize>, default_value_t = cores(), hide_default_value = true)]
     threads: usize,
     /// Draws the initial weights, the validation split and each epoch's order
-    #[arg(long, default_value_t = train::DEFAULT_SEED)]
+    #[arg(long, default_value_t = train::DEFAULT_TRAIN_SEED)]
     seed: u64,
     /// The share of games held out to measure the validation loss
     #[arg(long, value_name = "SHARE", default_value_t = train::DEFAULT_VALIDATION)]

@@ -16,7 +16,7 @@ pub struct Tune {
     #[arg(long)]
     positions: Option<usize>,
     /// Full passes over the data
-    #[arg(long, default_value_t = tune::DEFAULT_EPOCHS)]
+    #[arg(long, default_value_t = tune::DEFAULT_TUNE_EPOCHS)]
     epochs: usize,
     /// Adam's step size, in centipawns
     #[arg(long, value_name = "CP", default_value_t = tune::DEFAULT_RATE)]
@@ -28,7 +28,7 @@ pub struct Tune {
     #[arg(long, default_value_t = tune::DEFAULT_MIN_POSITIONS)]
     min_positions: usize,
     /// Where the weight file is written
-    #[arg(long, value_name = "FILE", default_value = tune::DEFAULT_OUT)]
+    #[arg(long, value_name = "FILE", default_value = tune::DEFAULT_WEIGHTS_FILE)]
     out: String,
 }
 

@@ -36,7 +36,7 @@ pub const DEFAULT_GAMES: u64 = 1_000;
 /// thread's work, which is what an interruption can lose.
 pub const DEFAULT_GAMES_PER_FILE: u64 = 1_000;
 /// The seed that chooses the openings by default.
-pub const DEFAULT_SEED: u64 = 1;
+pub const DEFAULT_DATAGEN_SEED: u64 = 1;
 /// Nodes per move by default.
 pub const DEFAULT_NODES: NodeLimits = NodeLimits { soft: 5_000, hard: 20_000 };
 /// Transposition table per thread by default, in MB.

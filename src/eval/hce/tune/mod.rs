@@ -264,12 +264,12 @@ const REPORT_EVERY: usize = 50;
 /// `harrier tune`'s default [`Schedule::min_positions`].
 pub const DEFAULT_MIN_POSITIONS: usize = 1000;
 /// `harrier tune`'s default [`Schedule::epochs`].
-pub const DEFAULT_EPOCHS: usize = 2000;
+pub const DEFAULT_TUNE_EPOCHS: usize = 2000;
 /// `harrier tune`'s default [`Schedule::rate`], in centipawns.
 pub const DEFAULT_RATE: f64 = 1.0;
 /// Where `harrier tune` writes the weight file by default: in the current directory, not
 /// over the engine's own `src/eval/hce/weights.rs`.
-pub const DEFAULT_OUT: &str = "weights.rs";
+pub const DEFAULT_WEIGHTS_FILE: &str = "weights.rs";
 
 /// Loads `text`, fits K and the weights, reports the loss before and after on stderr and
 /// writes the weight file.

@@ -30,7 +30,7 @@ use model::Model;
 /// Positions per optimiser step by default.
 pub const DEFAULT_BATCH: usize = 16_384;
 /// Full passes over the data by default.
-pub const DEFAULT_EPOCHS: usize = 10;
+pub const DEFAULT_TRAIN_EPOCHS: usize = 10;
 /// The starting learning rate by default.
 pub const DEFAULT_LR: f32 = 0.001;
 /// The game result's share of the target by default.
@@ -44,9 +44,9 @@ pub const DEFAULT_HIDDEN: usize = 128;
 /// Also train on mirrored positions by default.
 pub const DEFAULT_MIRROR: bool = true;
 /// The seed of the initial weights, the validation split and the epochs' order by default.
-pub const DEFAULT_SEED: u64 = 1;
+pub const DEFAULT_TRAIN_SEED: u64 = 1;
 /// Where the network is written by default.
-pub const DEFAULT_OUT: &str = "net.bin";
+pub const DEFAULT_NET_FILE: &str = "net.nnue";
 
 /// How the optimiser runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -95,7 +95,7 @@ impl TrainSettings {
     pub fn new(inputs: Vec<PathBuf>) -> TrainSettings {
         TrainSettings {
             inputs,
-            out: PathBuf::from(DEFAULT_OUT),
+            out: PathBuf::from(DEFAULT_NET_FILE),
             hidden: DEFAULT_HIDDEN,
             buckets: DEFAULT_BUCKETS,
             input_buckets: InputBuckets::NONE,
@@ -103,12 +103,12 @@ impl TrainSettings {
             mirror: DEFAULT_MIRROR,
             resume: None,
             plan: Plan {
-                epochs: DEFAULT_EPOCHS,
+                epochs: DEFAULT_TRAIN_EPOCHS,
                 batch: DEFAULT_BATCH,
                 lr: DEFAULT_LR,
                 wdl: DEFAULT_WDL,
                 threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-                seed: DEFAULT_SEED,
+                seed: DEFAULT_TRAIN_SEED,
             },
         }
     }

@@ -207,15 +207,18 @@ fn rounding_deviation(model: &Model, sample: &Sample) -> f32 {
     variance.sqrt() * crate::eval::nnue::EVAL_SCALE as f32
 }
 
+/// How far the engine's integer evaluation may fall from the trainer's float model of the
+/// same rounded weights (centipawns): the integer divisions truncate, under EVAL_SCALE /
+/// (QA·QB) for the first, under 1 cp for the last.
+const TRUNCATION_CP: f32 = 1.1;
+
 /// The engine's integer evaluation of the quantised network against the trainer's float
-/// evaluation. Against the float model of the rounded weights it differs only by the
-/// integer divisions' truncation: under EVAL_SCALE / (QA·QB) for the first, under 1 cp for
-/// the last. Against the unrounded weights, rounding adds an error of deviation
+/// evaluation: within [`TRUNCATION_CP`] of the float model of the rounded weights. Against
+/// the unrounded weights, rounding adds an error of deviation
 /// [`rounding_deviation`] (some 5 to 10 cp here, mostly from the output weights' step of
 /// 1/64): allowed up to five deviations.
 #[test]
 fn the_engine_evaluates_the_trained_network_as_the_trainer_does() {
-    const TRUNCATION_CP: f32 = 1.1;
     const DEVIATIONS: f32 = 5.0;
     let model = &material_run().model;
     let net = Network::from_bytes(&model.quantise().to_bytes()).unwrap();
@@ -242,7 +245,6 @@ fn the_engine_evaluates_the_trained_network_as_the_trainer_does() {
 /// in the engine as the trainer's float model of its rounded weights does.
 #[test]
 fn the_engine_reads_the_input_buckets_the_trainer_trained() {
-    const TRUNCATION_CP: f32 = 1.1;
     for (seed, layout) in (70..).zip(crate::eval::nnue::testing::INPUT_BUCKET_LAYOUTS) {
         let mut model = Model::new(DEFAULT_HIDDEN, 2, InputBuckets::parse(layout).unwrap(), seed);
         model.params_mut().iter_mut().for_each(|p| *p *= 6.0);
