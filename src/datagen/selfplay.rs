@@ -8,8 +8,9 @@ use shakmaty::{Chess, Color, Position};
 use crate::eval::nnue::data::format::{GameRecord, GameResult};
 use crate::moves::encode;
 use crate::random::SplitMix;
-use crate::search::syzygy::{Syzygy, TB_WIN_BOUND};
+use crate::search::syzygy::Syzygy;
 use crate::search::{Limits, SearchJob, Searcher, Silent, drawn_by_rule};
+use crate::value::TB_WIN_BOUND;
 use crate::zobrist::key_of;
 
 /// Random plies before the scored game: this many, or one more (so both sides start).

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{Tablebase, Wdl};
 
-pub use crate::value::{TB_WIN, TB_WIN_BOUND};
+use crate::value::{TB_WIN, TB_WIN_BOUND};
 
 /// The separator between directories in `SyzygyPath`.
 pub const PATH_SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };

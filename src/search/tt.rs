@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::moves::{MoveCode, NO_MOVE};
 
-use super::syzygy::TB_WIN_BOUND;
+use crate::value::TB_WIN_BOUND;
 
 /// What a stored value says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 use shakmaty::{Chess, Color, Position};
 
 use super::params::{CORRECTION_GRAIN, CORRECTION_SIZE};
-use crate::search::syzygy::TB_WIN_BOUND;
 use crate::search::tunables;
+use crate::value::TB_WIN_BOUND;
 
 /// The murmur3 finaliser: spreads every input bit over the whole word.
 #[inline]

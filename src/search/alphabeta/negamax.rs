@@ -12,10 +12,10 @@ use super::presets::Preset;
 use super::see::see;
 use super::worker::Worker;
 use crate::moves::{MoveCode, NO_MOVE, encode, is_tactical};
-use crate::search::syzygy::TB_WIN_BOUND;
 use crate::search::tt::{TtBound, TtHit};
 use crate::search::tunables;
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mate_in, mated_in};
+use crate::value::TB_WIN_BOUND;
 use crate::zobrist::{key_after, key_of};
 
 /// The late-move reduction formula, `base + ln(depth)·ln(moves) / divisor` plies with
