@@ -36,8 +36,9 @@ pub struct MovePicker<'a> {
     sorted: bool,
 }
 
-/// What the picker needs to know to order a node's moves.
-pub struct OrderingHints<'a> {
+/// What the picker needs to know to order a node's moves. The scorers are generic, not
+/// trait objects, so that each node's scoring loop inlines them.
+pub struct OrderingHints<H, C, S> {
     /// The transposition-table move.
     pub tt_move: MoveCode,
     /// The killers of this ply (zero when unused).
@@ -45,17 +46,25 @@ pub struct OrderingHints<'a> {
     /// The quiet move that last refuted the previous move (zero when unused).
     pub counter: MoveCode,
     /// History score of a quiet move; `None` to order quiets as generated.
-    pub history: Option<&'a dyn Fn(Move) -> i32>,
+    pub history: Option<H>,
     /// History score of a capture, added to its MVV-LVA key (scaled down); `None` for
     /// MVV-LVA alone.
-    pub capture_history: Option<&'a dyn Fn(Move) -> i32>,
+    pub capture_history: Option<C>,
     /// Exchange evaluation of a capture; `None` to treat every capture as good.
-    pub see: Option<&'a dyn Fn(Move) -> i32>,
+    pub see: Option<S>,
 }
+
+/// The type of a scorer a node goes without (`None::<Unused>`).
+pub type Unused = fn(Move) -> i32;
 
 impl<'a> MovePicker<'a> {
     /// Scores `moves` for a main-search node.
-    pub fn new(moves: &'a mut MoveList, hints: &OrderingHints) -> MovePicker<'a> {
+    pub fn new<H, C, S>(moves: &'a mut MoveList, hints: &OrderingHints<H, C, S>) -> MovePicker<'a>
+    where
+        H: Fn(Move) -> i32,
+        C: Fn(Move) -> i32,
+        S: Fn(Move) -> i32,
+    {
         let mut scores = [const { MaybeUninit::uninit() }; MAX_MOVES];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             let code = encode(m);
@@ -63,8 +72,8 @@ impl<'a> MovePicker<'a> {
                 TT_MOVE
             } else if is_tactical(m) {
                 let losing = m.promotion().is_some_and(|r| r != Role::Queen)
-                    || hints.see.is_some_and(|see| m.is_capture() && may_lose_material(m) && see(m) < 0);
-                let learned = hints.capture_history.map_or(0, |h| h(m) / tunables::capture_history_divisor());
+                    || hints.see.as_ref().is_some_and(|see| m.is_capture() && may_lose_material(m) && see(m) < 0);
+                let learned = hints.capture_history.as_ref().map_or(0, |h| h(m) / tunables::capture_history_divisor());
                 mvv_lva(m) + learned + if losing { BAD_CAPTURE } else { GOOD_CAPTURE }
             } else if code == hints.killers[0] {
                 KILLER
@@ -73,7 +82,7 @@ impl<'a> MovePicker<'a> {
             } else if code == hints.counter {
                 KILLER - 2
             } else {
-                hints.history.map_or(0, |h| h(m))
+                hints.history.as_ref().map_or(0, |h| h(m))
             });
         }
         MovePicker { moves, scores, next: 0, sorted: false }
@@ -175,9 +184,9 @@ mod tests {
             tt_move: encode(tt),
             killers: [encode(killer), 0],
             counter: encode(counter),
-            history: Some(&history),
-            capture_history: None,
-            see: None,
+            history: Some(history),
+            capture_history: None::<Unused>,
+            see: None::<Unused>,
         };
         let order: Vec<Move> = MovePicker::new(&mut pos.legal_moves(), &hints).collect();
         assert_eq!(order.len(), 48);
@@ -207,9 +216,9 @@ mod tests {
             tt_move: 0,
             killers: [0; 2],
             counter: 0,
-            history: None,
-            capture_history: Some(&learned),
-            see: None,
+            history: None::<Unused>,
+            capture_history: Some(learned),
+            see: None::<Unused>,
         };
         let order: Vec<Move> = MovePicker::new(&mut pos.legal_moves(), &hints).collect();
         let rank = |m: Move| order.iter().position(|&x| x == m).unwrap();

@@ -263,9 +263,9 @@ impl Worker {
             tt_move,
             killers,
             counter,
-            history: P::FEATURES.history.then_some(&quiet_score as &dyn Fn(Move) -> i32),
-            capture_history: P::FEATURES.history.then_some(&capture_score as &dyn Fn(Move) -> i32),
-            see: P::FEATURES.see_ordering.then_some(&see_of as &dyn Fn(Move) -> i32),
+            history: P::FEATURES.history.then_some(quiet_score),
+            capture_history: P::FEATURES.history.then_some(capture_score),
+            see: P::FEATURES.see_ordering.then_some(see_of),
         };
         let picker = MovePicker::new(&mut moves, &hints);
 

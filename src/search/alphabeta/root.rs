@@ -6,7 +6,7 @@ use std::time::Instant;
 use shakmaty::{Chess, Move, Position};
 
 use super::history::piece_to;
-use super::movepick::{MovePicker, OrderingHints};
+use super::movepick::{MovePicker, OrderingHints, Unused};
 use super::presets::Preset;
 use super::worker::Worker;
 use super::{VERBOSE_AFTER_MS, see};
@@ -38,9 +38,9 @@ impl Worker {
             tt_move,
             killers: [NO_MOVE; 2],
             counter: NO_MOVE,
-            history: None,
-            capture_history: None,
-            see: Some(&see_of),
+            history: None::<Unused>,
+            capture_history: None::<Unused>,
+            see: Some(see_of),
         };
         MovePicker::new(&mut legal, &hints).map(|mv| RootMove { mv, value: -INFINITY, nodes: 0 }).collect()
     }
