@@ -7,11 +7,11 @@ use harrier::engine::options::default_evaluation;
 use harrier::search::alphabeta::presets::Selectivity;
 
 /// `harrier bench`'s node count.
-const ALPHA_BETA_SIGNATURE: u64 = 1_763_721;
+const ALPHA_BETA_SIGNATURE: u64 = 1_810_982;
 /// `harrier bench --bandwidth`'s node count.
-const BANDWIDTH_SIGNATURE: u64 = 3_658_033;
+const BANDWIDTH_SIGNATURE: u64 = 3_657_901;
 /// `harrier bench --minimax`'s node count.
-const MINIMAX_SIGNATURE: u64 = 5_608_398;
+const MINIMAX_SIGNATURE: u64 = 5_656_228;
 
 #[test]
 fn alpha_beta_bench_signature_is_unchanged() {
