@@ -7,9 +7,9 @@ use harrier::engine::options::default_evaluation;
 use harrier::search::alphabeta::presets::Selectivity;
 
 /// `harrier bench`'s node count.
-const ALPHA_BETA_SIGNATURE: u64 = 1_810_982;
+const ALPHA_BETA_SIGNATURE: u64 = 1_850_334;
 /// `harrier bench --bandwidth`'s node count.
-const BANDWIDTH_SIGNATURE: u64 = 3_657_901;
+const BANDWIDTH_SIGNATURE: u64 = 3_661_711;
 /// `harrier bench --minimax`'s node count.
 const MINIMAX_SIGNATURE: u64 = 5_656_228;
 

@@ -185,10 +185,13 @@ impl Worker {
             {
                 return static_eval;
             }
-            // Null-move pruning: if passing still fails high, a real move will too.
+            // Null-move pruning: if passing still fails high, a real move will too. Not
+            // against a beta that says we are mated: passing beats any mate bound, but the
+            // shallow search after it cannot see the mate it would be refuting.
             if allow_null
                 && depth >= tunables::nmp_min_depth()
                 && static_eval >= beta
+                && beta > -MATE_BOUND
                 && has_non_pawn_material(pos)
                 && let Ok(null_pos) = pos.clone().swap_turn()
             {

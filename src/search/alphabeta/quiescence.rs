@@ -1,7 +1,7 @@
 //! The quiescence search at the horizon: stand pat, then captures and promotions (every
 //! evasion when in check) until the position is quiet, with the transposition table.
 
-use shakmaty::{Chess, Position, Role};
+use shakmaty::{Chess, Move, Position, Role};
 
 use super::movepick::MovePicker;
 use super::params::QUIESCENCE_DRAFT;
@@ -84,9 +84,11 @@ impl Worker {
                 let gain = m.capture().map_or(0, role_value)
                     + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }
                     + m.promotion().map_or(0, |r| role_value(r) - role_value(Role::Pawn));
+                // A check is kept: the material sum cannot see that it may mate.
                 let hopeless = P::FEATURES.delta_pruning
                     && alpha.abs() < MATE_BOUND
-                    && stand_pat + gain + tunables::delta_margin() <= alpha;
+                    && stand_pat + gain + tunables::delta_margin() <= alpha
+                    && !gives_check(pos, m);
                 if hopeless || (P::FEATURES.quiescence_see && may_lose_material(m) && see(pos, m) < 0) {
                     continue;
                 }
@@ -123,4 +125,12 @@ impl Worker {
         }
         best_value
     }
+}
+
+/// True when `m` checks the opponent's king. Played on a copy: only moves about to be
+/// pruned ask, so the cost stays off the common path.
+fn gives_check(pos: &Chess, m: Move) -> bool {
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    after.is_check()
 }
