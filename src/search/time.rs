@@ -215,14 +215,18 @@ mod tests {
 
     #[test]
     fn a_low_clock_has_a_hard_limit_under_the_increment() {
-        for t in [100, 200, 500, 900] {
-            let (soft, hard) = budgets(&clock(t, 50, None), Color::White, 10);
+        let inc = 50;
+        let low = inc * tunables::tm_low_clock_increments();
+        let cap = (inc * tunables::tm_low_clock_hard_per_mille() / 1000) as u64;
+        assert!(cap < inc as u64, "the low-clock cap is a share of the increment");
+        for t in [100, 200, low / 2, low - 20] {
+            let (soft, hard) = budgets(&clock(t, inc, None), Color::White, 10);
             let (soft, hard) = (soft.unwrap(), hard.unwrap());
-            assert!(hard <= 40 || hard == soft, "{t}: soft {soft} hard {hard}");
+            assert!(hard <= cap || hard == soft, "{t}: soft {soft} hard {hard}");
             assert!(soft <= hard, "{t}: soft {soft} hard {hard}");
         }
-        let (_, hard) = budgets(&clock(2000, 50, None), Color::White, 10);
-        assert!(hard.unwrap() > 50, "a clock of 40 increments is not low");
+        let (_, hard) = budgets(&clock(2 * low, inc, None), Color::White, 10);
+        assert!(hard.unwrap() > inc as u64, "a clock of twice the low threshold is not low");
     }
 
     #[test]

@@ -7,11 +7,11 @@ use harrier::engine::options::default_evaluation;
 use harrier::search::alphabeta::presets::Selectivity;
 
 /// `harrier bench`'s node count.
-const ALPHA_BETA_SIGNATURE: u64 = 1_850_334;
+const ALPHA_BETA_SIGNATURE: u64 = 1_669_772;
 /// `harrier bench --bandwidth`'s node count.
-const BANDWIDTH_SIGNATURE: u64 = 3_661_711;
+const BANDWIDTH_SIGNATURE: u64 = 3_656_710;
 /// `harrier bench --minimax`'s node count.
-const MINIMAX_SIGNATURE: u64 = 5_656_228;
+const MINIMAX_SIGNATURE: u64 = 5_645_380;
 
 #[test]
 fn alpha_beta_bench_signature_is_unchanged() {

@@ -88,7 +88,9 @@ fn nodes(engine: &mut Harrier) -> i64 {
 fn setoption_of_a_tunable_changes_the_search_and_restoring_it_restores_it() {
     let mut engine = Harrier::spawn();
     let default = nodes(&mut engine);
-    for (name, other, restored) in [("lmr_divisor_percent", 150, 225), ("rfp_margin", 150, 75)] {
+    for (name, other) in [("lmr_divisor_percent", 150), ("rfp_margin", 150)] {
+        let restored = TUNABLES.iter().find(|t| t.name == name).expect("a declared tunable").default;
+        assert_ne!(other, restored, "{name}: the test needs a value other than the default");
         engine.send(&format!("setoption name {name} value {other}"));
         let changed = nodes(&mut engine);
         assert_ne!(changed, default, "{name} {other} searched as the default");
@@ -111,11 +113,13 @@ fn setoption_of_a_tunable_changes_the_search_and_restoring_it_restores_it() {
 fn the_time_tunables_move_the_budgets() {
     let limits = Limits { wtime: Some(60_000), winc: Some(0), ..Limits::default() };
     let soft = || TimeManager::new(&limits, Color::White, 0, Instant::now()).soft_budget().unwrap().as_millis();
-    assert_eq!(soft(), 60_000 / 25, "the default assumes 25 moves to go");
+    let moves_to_go = u128::try_from(Values::default().tm_moves_to_go).unwrap();
+    assert_ne!(moves_to_go, 40, "the test needs a value other than the default");
+    assert_eq!(soft(), 60_000 / moves_to_go, "the default assumes {moves_to_go} moves to go");
     tunables::publish(&Values { tm_moves_to_go: 40, ..Values::default() });
     assert_eq!(soft(), 60_000 / 40);
     tunables::publish(&Values::default());
-    assert_eq!(soft(), 60_000 / 25);
+    assert_eq!(soft(), 60_000 / moves_to_go);
 }
 
 /// docs/tuning.md's table is `harrier tunables --table`'s.

@@ -301,12 +301,16 @@ mod tests {
         let after = piece_to(Color::White, e4);
         let tried = [piece_to(Color::White, c4)];
         table.update(after, 6, piece_to(Color::White, nf3), &tried);
-        assert_eq!(table.score(after, piece_to(Color::White, nf3)), 36);
-        assert_eq!(table.score(after, piece_to(Color::White, c4)), -36);
+        assert_eq!(table.score(after, piece_to(Color::White, nf3)), history_bonus(6));
+        assert_eq!(table.score(after, piece_to(Color::White, c4)), -history_malus(6));
         assert_eq!(table.score(piece_to(Color::White, d4), piece_to(Color::White, nf3)), 0, "another move");
         assert_eq!(table.score(NO_PIECE_TO, piece_to(Color::White, nf3)), 0, "no move before");
         table.update(NO_PIECE_TO, 6, piece_to(Color::White, nf3), &tried);
-        assert_eq!(table.score(after, piece_to(Color::White, c4)), -36, "nothing learned without a move before");
+        assert_eq!(
+            table.score(after, piece_to(Color::White, c4)),
+            -history_malus(6),
+            "nothing learned without a move before"
+        );
         for _ in 0..10_000 {
             table.update(after, 40, piece_to(Color::White, nf3), &tried);
         }
@@ -351,11 +355,11 @@ mod tests {
         let takes_rook = crate::moves::parse_uci(&pos, "e4f5").unwrap();
         let mut table = CaptureHistory::default();
         table.update(Color::White, 5, Some(takes_rook), [takes_pawn]);
-        assert_eq!(table.score(Color::White, takes_rook), 25);
-        assert_eq!(table.score(Color::White, takes_pawn), -25);
+        assert_eq!(table.score(Color::White, takes_rook), history_bonus(5));
+        assert_eq!(table.score(Color::White, takes_pawn), -history_malus(5));
         assert_eq!(table.score(Color::Black, takes_rook), 0);
         table.update(Color::White, 5, None, [takes_rook]);
-        assert!(table.score(Color::White, takes_rook) < 25);
+        assert!(table.score(Color::White, takes_rook) < history_bonus(5));
     }
 
     #[test]
