@@ -16,7 +16,7 @@ use crate::search::tt::{TtBound, TtHit};
 use crate::search::tunables;
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mate_in, mated_in};
 use crate::value::TB_WIN_BOUND;
-use crate::zobrist::{key_after, key_of};
+use crate::zobrist::{key_after, key_after_null};
 
 /// The late-move reduction formula, `base + ln(depth)·ln(moves) / divisor` plies with
 /// the tunables' coefficients (none at a draft or move number of 0).
@@ -199,7 +199,7 @@ impl Worker {
                 let reduction = tunables::nmp_base_reduction()
                     + depth / tunables::nmp_depth_divisor()
                     + ((static_eval - beta) / tunables::nmp_eval_divisor()).min(tunables::nmp_eval_reduction_max());
-                let null_key = key_of(&null_pos);
+                let null_key = key_after_null(pos, key);
                 self.line.keys.push(null_key);
                 self.evaluator.follow_null_move(ply);
                 let value = -self.negamax::<P, false>(
