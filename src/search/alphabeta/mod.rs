@@ -7,6 +7,7 @@
 //! ([`shared`]), the main thread's [`worker`] and the helpers ([`smp`]). The search itself
 //! is written once, for a [`Preset`] of selectivity chosen at compile time.
 
+mod check;
 mod correction;
 pub mod history;
 mod iterate;

@@ -5,6 +5,7 @@
 use once_cell::sync::Lazy;
 use shakmaty::{Chess, Move, Position};
 
+use super::check::gives_check;
 use super::history::{NO_PIECE_TO, PieceTo, piece_to};
 use super::movepick::{MovePicker, OrderingHints};
 use super::params::TABLEBASE_DRAFT_BONUS;
@@ -300,11 +301,7 @@ impl Worker {
                 continue;
             }
             let quiet = !is_tactical(m);
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key = key_after(pos, key, m, &child);
-            self.shared.tt.prefetch(child_key);
-            let gives_check = child.is_check();
+            let gives_check = gives_check(pos, m);
 
             if P::FEATURES.pruning && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
                 if depth <= tunables::lmp_max_depth() && quiet_count as i32 >= lmp_limit {
@@ -333,6 +330,10 @@ impl Worker {
                 }
             }
 
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = key_after(pos, key, m, &child);
+            self.shared.tt.prefetch(child_key);
             let extension = i32::from((P::FEATURES.check_extension && gives_check) || (singular && code == tt_move));
             let new_depth = depth - 1 + extension;
             let moved = piece_to(side, m);

@@ -1,8 +1,9 @@
 //! The quiescence search at the horizon: stand pat, then captures and promotions (every
 //! evasion when in check) until the position is quiet, with the transposition table.
 
-use shakmaty::{Chess, Move, Position, Role};
+use shakmaty::{Chess, Position, Role};
 
+use super::check::gives_check;
 use super::movepick::MovePicker;
 use super::params::QUIESCENCE_DRAFT;
 use super::presets::Preset;
@@ -125,12 +126,4 @@ impl Worker {
         }
         best_value
     }
-}
-
-/// True when `m` checks the opponent's king. Played on a copy: only moves about to be
-/// pruned ask, so the cost stays off the common path.
-fn gives_check(pos: &Chess, m: Move) -> bool {
-    let mut after = pos.clone();
-    after.play_unchecked(m);
-    after.is_check()
 }
