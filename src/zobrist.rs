@@ -70,9 +70,7 @@ fn piece_key(square: Square, piece: Piece) -> Zobrist64 {
 /// The en-passant part of `pos`'s key: the file of a square where a capture is legal.
 #[inline]
 fn en_passant_key(pos: &Chess) -> Zobrist64 {
-    if pos.maybe_ep_square().is_none() {
-        return Zobrist64::default();
-    }
+    // shakmaty checks the stored square and an adjacent pawn before generating any move.
     pos.ep_square(EnPassantMode::Legal)
         .map_or_else(Zobrist64::default, |square| Zobrist64::zobrist_for_en_passant_file(square.file()))
 }
