@@ -1,5 +1,6 @@
 //! The network's hot loops over an accumulator's blocks: adding and subtracting weight
-//! rows, and the SCReLU dot product of the output layer.
+//! rows (in place, or from a parent accumulator into its child), and the SCReLU dot
+//! product of the output layer.
 //!
 //! Each loop is written once, as plain fixed-size loops over a [`Block`] that LLVM
 //! vectorises for the default x86-64 target (SSE2), and compiled a second time with AVX2
@@ -43,7 +44,26 @@ pub fn update(accs: [&mut [Block]; 2], rows: &[Block], adds: [&[usize]; 2], subs
         // SAFETY: the CPU has AVX2 (detected at run time), all `avx2::update` requires.
         return unsafe { avx2::update(accs, rows, adds, subs) };
     }
-    update_blocks(accs, rows, adds, subs)
+    update_blocks::<false>(accs, [&[], &[]], rows, adds, subs)
+}
+
+/// [`update`] from other accumulators: `outs[p] = sources[p] + Σ rows[adds[p]] −
+/// Σ rows[subs[p]]`, each lane read once and written once.
+#[inline]
+pub fn update_from(
+    outs: [&mut [Block]; 2],
+    sources: [&[Block]; 2],
+    rows: &[Block],
+    adds: [&[usize]; 2],
+    subs: [&[usize]; 2],
+) {
+    debug_assert!(outs.iter().zip(&sources).all(|(out, source)| out.len() == source.len()));
+    #[cfg(target_arch = "x86_64")]
+    if use_avx2() {
+        // SAFETY: the CPU has AVX2 (detected at run time), all `avx2::update_from` requires.
+        return unsafe { avx2::update_from(outs, sources, rows, adds, subs) };
+    }
+    update_blocks::<true>(outs, sources, rows, adds, subs)
 }
 
 /// `Σ clamp(acc, 0, QA)² · weights` over the lanes of equally long `acc` and `weights`.
@@ -57,19 +77,27 @@ pub fn screlu_dot(acc: &[Block], weights: &[Block]) -> i64 {
     screlu_dot_blocks(acc, weights)
 }
 
-/// [`update`]'s loops, compiled for the common widths with the width a constant (the row
-/// of an input is then one bounds-checked step into rows of fixed size), and for any
-/// other width with the width read at run time.
+/// [`update`]'s loops (from `sources` when `FROM`, in place otherwise), compiled for the
+/// common widths with the width a constant (the row of an input is then one
+/// bounds-checked step into rows of fixed size), and for any other width with the width
+/// read at run time.
 #[inline(always)]
-fn update_blocks(accs: [&mut [Block]; 2], rows: &[Block], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
-    match accs[0].len() {
-        2 => update_width::<2>(accs, rows, adds, subs),
-        4 => update_width::<4>(accs, rows, adds, subs),
-        8 => update_width::<8>(accs, rows, adds, subs),
+fn update_blocks<const FROM: bool>(
+    outs: [&mut [Block]; 2],
+    sources: [&[Block]; 2],
+    rows: &[Block],
+    adds: [&[usize]; 2],
+    subs: [&[usize]; 2],
+) {
+    match outs[0].len() {
+        2 => update_width::<2, FROM>(outs, sources, rows, adds, subs),
+        4 => update_width::<4, FROM>(outs, sources, rows, adds, subs),
+        8 => update_width::<8, FROM>(outs, sources, rows, adds, subs),
         width => {
-            for ((acc, adds), subs) in accs.into_iter().zip(adds).zip(subs) {
-                for (index, block) in acc.iter_mut().enumerate() {
-                    update_block(block, |row| &rows[row * width + index], adds, subs);
+            for (((out, source), adds), subs) in outs.into_iter().zip(sources).zip(adds).zip(subs) {
+                for (index, block) in out.iter_mut().enumerate() {
+                    let start = if FROM { source[index] } else { *block };
+                    *block = update_block(start, |row| &rows[row * width + index], adds, subs);
                 }
             }
         }
@@ -78,20 +106,27 @@ fn update_blocks(accs: [&mut [Block]; 2], rows: &[Block], adds: [&[usize]; 2], s
 
 /// [`update_blocks`] for accumulators `W` blocks wide.
 #[inline(always)]
-fn update_width<const W: usize>(accs: [&mut [Block]; 2], rows: &[Block], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
+fn update_width<const W: usize, const FROM: bool>(
+    outs: [&mut [Block]; 2],
+    sources: [&[Block]; 2],
+    rows: &[Block],
+    adds: [&[usize]; 2],
+    subs: [&[usize]; 2],
+) {
     let (rows, _) = rows.as_chunks::<W>();
-    for ((acc, adds), subs) in accs.into_iter().zip(adds).zip(subs) {
-        for (index, block) in acc.iter_mut().take(W).enumerate() {
-            update_block(block, |row| &rows[row][index], adds, subs);
+    for (((out, source), adds), subs) in outs.into_iter().zip(sources).zip(adds).zip(subs) {
+        for (index, block) in out.iter_mut().take(W).enumerate() {
+            let start = if FROM { source[index] } else { *block };
+            *block = update_block(start, |row| &rows[row][index], adds, subs);
         }
     }
 }
 
-/// One block of an accumulator plus the same block of the `adds` rows and minus that of
-/// the `subs` rows, `row_block` giving a row's block; the lanes stay in registers.
+/// The block `start` plus the same block of the `adds` rows and minus that of the `subs`
+/// rows, `row_block` giving a row's block; the lanes stay in registers.
 #[inline(always)]
-fn update_block<'a>(block: &mut Block, row_block: impl Fn(usize) -> &'a Block, adds: &[usize], subs: &[usize]) {
-    let mut lanes = block.0;
+fn update_block<'a>(start: Block, row_block: impl Fn(usize) -> &'a Block, adds: &[usize], subs: &[usize]) -> Block {
+    let mut lanes = start.0;
     for &row in adds {
         for (value, weight) in lanes.iter_mut().zip(&row_block(row).0) {
             *value = value.wrapping_add(*weight);
@@ -102,7 +137,7 @@ fn update_block<'a>(block: &mut Block, row_block: impl Fn(usize) -> &'a Block, a
             *value = value.wrapping_sub(*weight);
         }
     }
-    block.0 = lanes;
+    Block(lanes)
 }
 
 #[inline(always)]
@@ -131,10 +166,22 @@ mod avx2 {
 
     use super::Block;
 
-    /// [`super::update_blocks`] with AVX2.
+    /// [`super::update`] with AVX2.
     #[target_feature(enable = "avx2")]
     pub fn update(accs: [&mut [Block]; 2], rows: &[Block], adds: [&[usize]; 2], subs: [&[usize]; 2]) {
-        super::update_blocks(accs, rows, adds, subs)
+        super::update_blocks::<false>(accs, [&[], &[]], rows, adds, subs)
+    }
+
+    /// [`super::update_from`] with AVX2.
+    #[target_feature(enable = "avx2")]
+    pub fn update_from(
+        outs: [&mut [Block]; 2],
+        sources: [&[Block]; 2],
+        rows: &[Block],
+        adds: [&[usize]; 2],
+        subs: [&[usize]; 2],
+    ) {
+        super::update_blocks::<true>(outs, sources, rows, adds, subs)
     }
 
     /// [`super::screlu_dot_blocks`] with AVX2.
@@ -178,8 +225,18 @@ mod tests {
             let dot: i64 =
                 lanes(&acc).iter().zip(lanes(&weights)).map(|(&a, w)| i64::from(a.clamp(0, QA).pow(2) * w)).sum();
             let (mut portable, mut other) = (acc.clone(), acc.clone());
-            update_blocks([&mut portable, &mut other], &rows, [&[0, 1], &[]], [&[2, 3], &[]]);
+            update_blocks::<false>([&mut portable, &mut other], [&[], &[]], &rows, [&[0, 1], &[]], [&[2, 3], &[]]);
             assert_eq!((lanes(&portable), &other), (expected.clone(), &acc));
+            // From a parent into children whose lanes were anything before.
+            let garbage = random_blocks(&mut rng, width, 900);
+            let (mut portable, mut dispatched) = (garbage.clone(), garbage.clone());
+            let (mut portable_other, mut dispatched_other) = (garbage.clone(), garbage.clone());
+            let source_other = random_blocks(&mut rng, width, 600);
+            let (adds, subs): ([&[usize]; 2], [&[usize]; 2]) = ([&[0, 1], &[]], [&[2, 3], &[]]);
+            update_blocks::<true>([&mut portable, &mut portable_other], [&acc, &source_other], &rows, adds, subs);
+            update_from([&mut dispatched, &mut dispatched_other], [&acc, &source_other], &rows, adds, subs);
+            assert_eq!((lanes(&portable), &portable_other), (expected.clone(), &source_other));
+            assert_eq!((lanes(&dispatched), &dispatched_other), (expected.clone(), &source_other));
             assert_eq!(screlu_dot_blocks(&acc, &weights), dot);
             let (mut dispatched, mut other) = (acc.clone(), acc.clone());
             update([&mut other, &mut dispatched], &rows, [&[], &[1, 0]], [&[], &[3, 2]]);
