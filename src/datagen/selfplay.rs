@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Color, Position};
 
 use crate::eval::nnue::data::format::{GameRecord, GameResult};
-use crate::moves::encode;
+use crate::moves::{encode, is_tactical};
 use crate::random::SplitMix;
 use crate::search::syzygy::Syzygy;
 use crate::search::{Limits, SearchJob, Searcher, Silent, drawn_by_rule};
@@ -32,6 +32,11 @@ const MAX_PLIES: usize = 400;
 /// A position in check is searched with this share of the node limits: it is never a
 /// training position, and its few legal moves need fewer nodes to choose among.
 const CHECK_LIMIT_DIVISOR: u64 = 4;
+/// A position out of check is first searched with this share of the node limits: when
+/// that search's best move is a capture or promotion, the position is not a training
+/// position either, and the move is played at once; otherwise the search goes on, within
+/// the full limits less the probe's nodes.
+const PROBE_LIMIT_DIVISOR: u64 = 4;
 
 /// How each move is searched.
 #[derive(Clone, Copy, Debug)]
@@ -72,6 +77,8 @@ pub struct SearchCost {
     pub redrawn_nodes: u64,
     /// Time in the searcher, all searches included.
     pub searching: Duration,
+    /// Positions out of check whose short first search chose a capture or promotion.
+    pub probe_stops: u64,
 }
 
 impl SearchCost {
@@ -83,6 +90,7 @@ impl SearchCost {
         self.redrawn += other.redrawn;
         self.redrawn_nodes += other.redrawn_nodes;
         self.searching += other.searching;
+        self.probe_stops += other.probe_stops;
     }
 }
 
@@ -164,21 +172,33 @@ fn play_from(
             cost.ending = Ending::Tablebase;
             break result;
         }
-        let divisor = if pos.is_check() { CHECK_LIMIT_DIVISOR } else { 1 };
-        let job = SearchJob {
+        let job = |divisor: u64, spent: u64| SearchJob {
             root: pos.clone(),
             history: keys.clone(),
             limits: Limits {
-                nodes: Some((limits.hard / divisor).max(1)),
-                soft_nodes: Some((limits.soft / divisor).max(1)),
+                nodes: Some((limits.hard / divisor).saturating_sub(spent).max(1)),
+                soft_nodes: Some((limits.soft / divisor).saturating_sub(spent).max(1)),
                 ..Limits::default()
             },
             move_overhead: 0,
             started: Instant::now(),
         };
-        let outcome = searcher.search(&job, &mut Silent);
+        let started = Instant::now();
+        let outcome = if pos.is_check() {
+            searcher.search(&job(CHECK_LIMIT_DIVISOR, 0), &mut Silent)
+        } else {
+            let probe = searcher.search(&job(PROBE_LIMIT_DIVISOR, 0), &mut Silent);
+            if probe.best.is_some_and(is_tactical) {
+                cost.search.probe_stops += 1;
+                probe
+            } else {
+                let mut full = searcher.search(&job(1, probe.report.nodes), &mut Silent);
+                full.report.nodes += probe.report.nodes;
+                full
+            }
+        };
         cost.search.nodes += outcome.report.nodes;
-        cost.search.searching += job.started.elapsed();
+        cost.search.searching += started.elapsed();
         if pos.is_check() {
             cost.search.check_searches += 1;
             cost.search.check_nodes += outcome.report.nodes;
@@ -285,6 +305,76 @@ mod tests {
         }
         assert_eq!(level.after(DRAW_SCORE, DRAW_FROM_PLY), Some((GameResult::Draw, Ending::Level)));
         assert_eq!(Adjudicator::default().after(500, MAX_PLIES), Some((GameResult::Draw, Ending::Long)));
+    }
+
+    /// A searcher that plays a capture when its limits are a probe's and one exists, and
+    /// otherwise the first quiet move, spending `SPENT` nodes a search; it records each
+    /// search's root and limits.
+    #[derive(Default)]
+    struct Recorder {
+        searches: Vec<(Chess, u64, u64)>,
+    }
+
+    const SPENT: u64 = 70;
+
+    impl Searcher for Recorder {
+        fn search(&mut self, job: &SearchJob, _: &mut dyn crate::search::Reporter) -> crate::search::SearchOutcome {
+            let (hard, soft) = (job.limits.nodes.unwrap(), job.limits.soft_nodes.unwrap());
+            self.searches.push((job.root.clone(), soft, hard));
+            let moves = job.root.legal_moves();
+            let probe = soft == LIMITS.soft / PROBE_LIMIT_DIVISOR;
+            let capture = moves.iter().find(|m| is_tactical(**m)).filter(|_| probe);
+            let best = capture.or_else(|| moves.iter().find(|m| !is_tactical(**m))).or(moves.first()).copied();
+            let mut report = crate::search::Report::new(0, 1, best.into_iter().collect());
+            report.nodes = SPENT;
+            crate::search::SearchOutcome { best, ponder: None, report }
+        }
+        fn new_game(&mut self) {}
+        fn resize(&mut self, _: usize) -> Result<(), String> {
+            Ok(())
+        }
+        fn configure(&mut self, _: &crate::search::SearchSettings) -> Vec<String> {
+            Vec::new()
+        }
+        fn set_tablebases(&mut self, _: Option<Syzygy>) {}
+        fn set_threads(&mut self, _: usize) -> Result<Option<String>, String> {
+            Ok(None)
+        }
+    }
+
+    const LIMITS: NodeLimits = NodeLimits { soft: 4_000, hard: 16_000 };
+
+    #[test]
+    fn a_short_search_that_chooses_a_capture_is_played_and_any_other_goes_on() {
+        let mut recorder = Recorder::default();
+        let (game, cost) = play_game(&mut recorder, None, LIMITS, 5);
+        let probe = (LIMITS.soft / PROBE_LIMIT_DIVISOR, LIMITS.hard / PROBE_LIMIT_DIVISOR);
+        let check = (LIMITS.soft / CHECK_LIMIT_DIVISOR, LIMITS.hard / CHECK_LIMIT_DIVISOR);
+        let full = (LIMITS.soft - SPENT, LIMITS.hard - SPENT);
+        let mut searches = recorder.searches.iter().peekable();
+        let mut pos = game.start.clone();
+        let (mut probes_played, mut full_searches) = (0, 0);
+        for &(code, _) in &game.plies {
+            let (root, soft, hard) = searches.next().expect("a search for every ply");
+            assert_eq!(root, &pos);
+            let m = crate::moves::decode(&pos, code).unwrap();
+            if pos.is_check() {
+                assert_eq!((*soft, *hard), check, "in check: one search at a quarter of the limits");
+            } else {
+                assert_eq!((*soft, *hard), probe, "out of check: a short search first");
+                if is_tactical(m) {
+                    probes_played += 1;
+                } else {
+                    let (root, soft, hard) = searches.next().expect("the search goes on");
+                    assert_eq!((root, *soft, *hard), (&pos, full.0, full.1), "the full limits less the probe's nodes");
+                    full_searches += 1;
+                }
+            }
+            pos.play_unchecked(m);
+        }
+        assert!(searches.next().is_none());
+        assert!(probes_played > 0 && full_searches > 0, "{probes_played} captures, {full_searches} full searches");
+        assert_eq!(cost.search.probe_stops, probes_played);
     }
 
     #[test]
