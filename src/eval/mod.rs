@@ -120,7 +120,7 @@ impl LineEvaluator {
     /// The static evaluation of `pos`, the position at `ply` of the current line, for its
     /// side to move; the rules for known draws and bare kings apply to either evaluation.
     #[inline]
-    pub fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
+    pub fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
         match self {
             LineEvaluator::HandCrafted => hce::evaluate(pos),
             LineEvaluator::Network(stack) => network_value(pos, stack.evaluate(pos, ply)),

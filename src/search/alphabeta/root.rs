@@ -59,12 +59,8 @@ impl Worker {
         start: Instant,
     ) -> i32 {
         self.line.pv_len[0] = 0;
-        self.line.plies[0].static_eval = if root.is_check() {
-            None
-        } else {
-            let raw = self.evaluator.evaluate(root, 0);
-            Some(self.static_eval::<P>(root, raw))
-        };
+        self.line.plies[0].static_eval =
+            (!root.is_check()).then(|| self.static_eval::<P>(root, self.evaluator.evaluate(root, 0)));
         let mut best_value = -INFINITY;
         for index in 0..root_moves.len() {
             let mv = root_moves[index].mv;
