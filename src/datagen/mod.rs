@@ -132,11 +132,13 @@ impl Profile {
             ),
             format!(
                 "kept {:.1} % of the searched plies; searches in check {:.1} % of the plies, {:.1} % of the nodes; \
-                 short searches that chose a capture {:.1} % of the plies; redrawn openings {} ({:.1} % of the nodes)",
+                 out of check with a capture or promotion chosen {:.1} % of the plies, {:.1} % of the nodes; \
+                 redrawn openings {} ({:.1} % of the nodes)",
                 share(self.positions, self.plies),
                 share(cost.check_searches, self.plies),
                 share(cost.check_nodes, all_nodes),
-                share(cost.probe_stops, self.plies),
+                share(cost.tactical_searches, self.plies),
+                share(cost.tactical_nodes, all_nodes),
                 cost.redrawn,
                 share(cost.redrawn_nodes, all_nodes),
             ),

@@ -32,11 +32,11 @@ const MAX_PLIES: usize = 400;
 /// A position in check is searched with this share of the node limits: it is never a
 /// training position, and its few legal moves need fewer nodes to choose among.
 const CHECK_LIMIT_DIVISOR: u64 = 4;
-/// A position out of check is first searched with this share of the node limits: when
-/// that search's best move is a capture or promotion, the position is not a training
-/// position either, and the move is played at once; otherwise the search goes on, within
-/// the full limits less the probe's nodes.
-const PROBE_LIMIT_DIVISOR: u64 = 4;
+/// A search out of check starts no iteration past this share of the soft limit while its
+/// best move is a capture or promotion: such a position is not a training position
+/// either, and the move is played. A search whose best move is quiet there goes on as if
+/// the rule were not there, so a kept position's score is searched as deeply as before.
+const TACTICAL_LIMIT_DIVISOR: u64 = 4;
 
 /// How each move is searched.
 #[derive(Clone, Copy, Debug)]
@@ -77,8 +77,11 @@ pub struct SearchCost {
     pub redrawn_nodes: u64,
     /// Time in the searcher, all searches included.
     pub searching: Duration,
-    /// Positions out of check whose short first search chose a capture or promotion.
-    pub probe_stops: u64,
+    /// Searches out of check that chose a capture or promotion (never training
+    /// positions either).
+    pub tactical_searches: u64,
+    /// Their nodes.
+    pub tactical_nodes: u64,
 }
 
 impl SearchCost {
@@ -90,7 +93,8 @@ impl SearchCost {
         self.redrawn += other.redrawn;
         self.redrawn_nodes += other.redrawn_nodes;
         self.searching += other.searching;
-        self.probe_stops += other.probe_stops;
+        self.tactical_searches += other.tactical_searches;
+        self.tactical_nodes += other.tactical_nodes;
     }
 }
 
@@ -172,36 +176,29 @@ fn play_from(
             cost.ending = Ending::Tablebase;
             break result;
         }
-        let job = |divisor: u64, spent: u64| SearchJob {
+        let in_check = pos.is_check();
+        let divisor = if in_check { CHECK_LIMIT_DIVISOR } else { 1 };
+        let job = SearchJob {
             root: pos.clone(),
             history: keys.clone(),
             limits: Limits {
-                nodes: Some((limits.hard / divisor).saturating_sub(spent).max(1)),
-                soft_nodes: Some((limits.soft / divisor).saturating_sub(spent).max(1)),
+                nodes: Some((limits.hard / divisor).max(1)),
+                soft_nodes: Some((limits.soft / divisor).max(1)),
+                tactical_soft_nodes: (!in_check).then_some((limits.soft / TACTICAL_LIMIT_DIVISOR).max(1)),
                 ..Limits::default()
             },
             move_overhead: 0,
             started: Instant::now(),
         };
-        let started = Instant::now();
-        let outcome = if pos.is_check() {
-            searcher.search(&job(CHECK_LIMIT_DIVISOR, 0), &mut Silent)
-        } else {
-            let probe = searcher.search(&job(PROBE_LIMIT_DIVISOR, 0), &mut Silent);
-            if probe.best.is_some_and(is_tactical) {
-                cost.search.probe_stops += 1;
-                probe
-            } else {
-                let mut full = searcher.search(&job(1, probe.report.nodes), &mut Silent);
-                full.report.nodes += probe.report.nodes;
-                full
-            }
-        };
+        let outcome = searcher.search(&job, &mut Silent);
         cost.search.nodes += outcome.report.nodes;
-        cost.search.searching += started.elapsed();
-        if pos.is_check() {
+        cost.search.searching += job.started.elapsed();
+        if in_check {
             cost.search.check_searches += 1;
             cost.search.check_nodes += outcome.report.nodes;
+        } else if outcome.best.is_some_and(is_tactical) {
+            cost.search.tactical_searches += 1;
+            cost.search.tactical_nodes += outcome.report.nodes;
         }
         let Some(best) = outcome.best else {
             // The rules end every game without a legal move before it is searched.
@@ -307,24 +304,20 @@ mod tests {
         assert_eq!(Adjudicator::default().after(500, MAX_PLIES), Some((GameResult::Draw, Ending::Long)));
     }
 
-    /// A searcher that plays a capture when its limits are a probe's and one exists, and
-    /// otherwise the first quiet move, spending `SPENT` nodes a search; it records each
-    /// search's root and limits.
+    /// A searcher that plays a capture when there is one, and otherwise a quiet move,
+    /// spending `SPENT` nodes a search; it records each search's root and limits.
     #[derive(Default)]
     struct Recorder {
-        searches: Vec<(Chess, u64, u64)>,
+        searches: Vec<(Chess, Limits)>,
     }
 
     const SPENT: u64 = 70;
 
     impl Searcher for Recorder {
         fn search(&mut self, job: &SearchJob, _: &mut dyn crate::search::Reporter) -> crate::search::SearchOutcome {
-            let (hard, soft) = (job.limits.nodes.unwrap(), job.limits.soft_nodes.unwrap());
-            self.searches.push((job.root.clone(), soft, hard));
+            self.searches.push((job.root.clone(), job.limits.clone()));
             let moves = job.root.legal_moves();
-            let probe = soft == LIMITS.soft / PROBE_LIMIT_DIVISOR;
-            let capture = moves.iter().find(|m| is_tactical(**m)).filter(|_| probe);
-            let best = capture.or_else(|| moves.iter().find(|m| !is_tactical(**m))).or(moves.first()).copied();
+            let best = moves.iter().find(|m| is_tactical(**m)).or(moves.first()).copied();
             let mut report = crate::search::Report::new(0, 1, best.into_iter().collect());
             report.nodes = SPENT;
             crate::search::SearchOutcome { best, ponder: None, report }
@@ -342,39 +335,32 @@ mod tests {
         }
     }
 
-    const LIMITS: NodeLimits = NodeLimits { soft: 4_000, hard: 16_000 };
-
     #[test]
-    fn a_short_search_that_chooses_a_capture_is_played_and_any_other_goes_on() {
+    fn each_ply_is_searched_once_within_the_limits_its_position_calls_for() {
+        let limits = NodeLimits { soft: 4_000, hard: 16_000 };
         let mut recorder = Recorder::default();
-        let (game, cost) = play_game(&mut recorder, None, LIMITS, 5);
-        let probe = (LIMITS.soft / PROBE_LIMIT_DIVISOR, LIMITS.hard / PROBE_LIMIT_DIVISOR);
-        let check = (LIMITS.soft / CHECK_LIMIT_DIVISOR, LIMITS.hard / CHECK_LIMIT_DIVISOR);
-        let full = (LIMITS.soft - SPENT, LIMITS.hard - SPENT);
-        let mut searches = recorder.searches.iter().peekable();
+        let (game, cost) = play_game(&mut recorder, None, limits, 5);
+        assert_eq!(recorder.searches.len(), game.plies.len(), "one search a ply");
         let mut pos = game.start.clone();
-        let (mut probes_played, mut full_searches) = (0, 0);
-        for &(code, _) in &game.plies {
-            let (root, soft, hard) = searches.next().expect("a search for every ply");
+        let (mut tactical, mut quiet, mut in_check) = (0, 0, 0);
+        for ((root, searched), &(code, _)) in recorder.searches.iter().zip(&game.plies) {
             assert_eq!(root, &pos);
-            let m = crate::moves::decode(&pos, code).unwrap();
+            let (soft, hard, tactical_soft) = (searched.soft_nodes, searched.nodes, searched.tactical_soft_nodes);
             if pos.is_check() {
-                assert_eq!((*soft, *hard), check, "in check: one search at a quarter of the limits");
+                in_check += 1;
+                let quarter = (Some(limits.soft / CHECK_LIMIT_DIVISOR), Some(limits.hard / CHECK_LIMIT_DIVISOR));
+                assert_eq!((soft, hard, tactical_soft), (quarter.0, quarter.1, None), "in check: a quarter");
             } else {
-                assert_eq!((*soft, *hard), probe, "out of check: a short search first");
-                if is_tactical(m) {
-                    probes_played += 1;
-                } else {
-                    let (root, soft, hard) = searches.next().expect("the search goes on");
-                    assert_eq!((root, *soft, *hard), (&pos, full.0, full.1), "the full limits less the probe's nodes");
-                    full_searches += 1;
-                }
+                let expected = (Some(limits.soft), Some(limits.hard), Some(limits.soft / TACTICAL_LIMIT_DIVISOR));
+                assert_eq!((soft, hard, tactical_soft), expected, "out of check: the full limits");
+                let m = crate::moves::decode(&pos, code).unwrap();
+                if is_tactical(m) { tactical += 1 } else { quiet += 1 }
             }
-            pos.play_unchecked(m);
+            pos.play_unchecked(crate::moves::decode(&pos, code).unwrap());
         }
-        assert!(searches.next().is_none());
-        assert!(probes_played > 0 && full_searches > 0, "{probes_played} captures, {full_searches} full searches");
-        assert_eq!(cost.search.probe_stops, probes_played);
+        assert!(tactical > 0 && quiet > 0 && in_check > 0, "{tactical} tactical, {quiet} quiet, {in_check} in check");
+        assert_eq!((cost.search.tactical_searches, cost.search.check_searches), (tactical, in_check));
+        assert_eq!(cost.search.tactical_nodes, tactical * SPENT);
     }
 
     #[test]

@@ -133,6 +133,10 @@ pub struct Limits {
     /// Nodes after which no new iteration starts (self-play data generation; `go` never
     /// sets it).
     pub soft_nodes: Option<u64>,
+    /// Nodes after which no new iteration starts while the best move is a capture or
+    /// promotion (self-play data generation, which never trains on such a position; `go`
+    /// never sets it).
+    pub tactical_soft_nodes: Option<u64>,
     /// Stop when a mate in at most this many moves is found.
     pub mate: Option<u32>,
     /// Exact time for this move in ms.

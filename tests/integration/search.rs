@@ -537,3 +537,50 @@ fn positions_without_moves() {
     let stalemate = search::<Full>(&chess("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), &[], 3);
     assert_eq!((stalemate.best, stalemate.report.score), (None, Score::Centipawns(0)));
 }
+
+// ---------------------------------------------------------------------------------------
+// Node limits
+// ---------------------------------------------------------------------------------------
+
+/// A search of `root` within node `limits`, from a fresh start.
+fn search_within(root: &Chess, limits: harrier::search::Limits) -> SearchOutcome {
+    let mut s = searcher();
+    s.new_game();
+    let job = harrier::search::SearchJob {
+        root: root.clone(),
+        history: Vec::new(),
+        limits,
+        move_overhead: 0,
+        started: std::time::Instant::now(),
+    };
+    s.search(&job, &mut harrier::search::Silent)
+}
+
+#[test]
+fn the_tactical_soft_limit_stops_only_a_search_that_chooses_a_capture() {
+    const SOFT: u64 = 30_000;
+    let limits = harrier::search::Limits { nodes: Some(10 * SOFT), soft_nodes: Some(SOFT), ..Default::default() };
+    let tactical = harrier::search::Limits { tactical_soft_nodes: Some(SOFT / 20), ..limits.clone() };
+    // The black queen hangs: every iteration takes it, and the search stops early.
+    let hanging = chess("4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1");
+    let (full, cut) = (search_within(&hanging, limits.clone()), search_within(&hanging, tactical.clone()));
+    assert_eq!(full.best.map(uci).as_deref(), Some("d1d5"));
+    assert_eq!(cut.best, full.best);
+    assert!(
+        full.report.nodes >= SOFT && cut.report.nodes < SOFT,
+        "{} and {} nodes",
+        full.report.nodes,
+        cut.report.nodes
+    );
+    assert!(cut.report.depth < full.report.depth);
+    // Taking the defended pawn loses the queen: the best move is quiet, and the search is
+    // the one without the limit, node for node.
+    let defended = chess("4k3/4p3/3p4/8/8/8/8/3QK3 w - - 0 1");
+    assert!(defended.legal_moves().iter().any(|m| m.is_capture()));
+    let (full, with_limit) = (search_within(&defended, limits), search_within(&defended, tactical));
+    assert!(!full.best.unwrap().is_capture());
+    assert_eq!(
+        (with_limit.best, with_limit.report.nodes, with_limit.report.depth),
+        (full.best, full.report.nodes, full.report.depth)
+    );
+}

@@ -9,6 +9,7 @@ use super::presets::Preset;
 use super::shared::Finished;
 use super::timing::Stability;
 use super::worker::Worker;
+use crate::moves::is_tactical;
 use crate::search::time::TimeManager;
 use crate::search::{
     Bound, MATE, MATE_BOUND, MAX_DEPTH, Progress, Report, Reporter, SearchJob, SearchOutcome, mated_in,
@@ -104,7 +105,10 @@ impl Worker {
                     break;
                 }
             }
-            if self.nodes >= self.node_limit || limits.soft_nodes.is_some_and(|soft| self.nodes >= soft) {
+            if self.nodes >= self.node_limit
+                || limits.soft_nodes.is_some_and(|soft| self.nodes >= soft)
+                || limits.tactical_soft_nodes.is_some_and(|soft| self.nodes >= soft && is_tactical(best_line[0]))
+            {
                 break;
             }
         }
