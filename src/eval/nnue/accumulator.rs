@@ -72,11 +72,15 @@ impl Accumulator {
 
     /// Adds `piece` on `square`; neither this nor [`Accumulator::remove`] may change a
     /// perspective's view (a king move across buckets needs [`Accumulator::refresh`]).
+    /// The tests check updates piece by piece with it; the search uses
+    /// [`Accumulator::update_from`].
+    #[cfg(test)]
     pub fn add(&mut self, net: &Network, piece: Piece, square: Square) {
         self.apply(net, &[Feature::new(piece, square)], &[]);
     }
 
     /// Takes `piece` off `square`.
+    #[cfg(test)]
     pub fn remove(&mut self, net: &Network, piece: Piece, square: Square) {
         self.apply(net, &[], &[Feature::new(piece, square)]);
     }
@@ -84,13 +88,14 @@ impl Accumulator {
     /// Adds the `added` pieces and takes off the `removed` ones, in one pass over each
     /// perspective's lanes (see [`super::move_changes`] for a move's changes), each
     /// perspective reading through its view as it stands.
+    #[cfg(test)]
     pub fn apply(&mut self, net: &Network, added: &[Feature], removed: &[Feature]) {
         self.apply_rows::<MOVE_ROWS>(net, added, removed);
     }
 
     /// Becomes `parent`, an accumulator of the same network, with the `added` pieces added
-    /// and the `removed` ones taken off: [`Accumulator::copy_from`] and
-    /// [`Accumulator::apply`] in one pass, which writes each lane once.
+    /// and the `removed` ones taken off (see [`super::move_changes`] for a move's changes),
+    /// in one pass that writes each lane once.
     pub fn update_from(&mut self, net: &Network, parent: &Accumulator, added: &[Feature], removed: &[Feature]) {
         debug_assert!(added.len() <= MOVE_ROWS && removed.len() <= MOVE_ROWS);
         self.views = parent.views;
