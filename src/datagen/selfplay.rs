@@ -34,8 +34,8 @@ const MAX_PLIES: usize = 400;
 const CHECK_LIMIT_DIVISOR: u64 = 4;
 /// A search out of check starts no iteration past this share of the soft limit while its
 /// best move is a capture or promotion: such a position is not a training position
-/// either, and the move is played. A search whose best move is quiet there goes on as if
-/// the rule were not there, so a kept position's score is searched as deeply as before.
+/// either, and the move is played. The rule stops only searches that end on a capture or
+/// promotion, so a search that ends on a quiet move, a kept position's, is the one it was.
 const TACTICAL_LIMIT_DIVISOR: u64 = 4;
 
 /// How each move is searched.
