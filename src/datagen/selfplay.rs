@@ -345,6 +345,7 @@ mod tests {
         let (mut tactical, mut quiet, mut in_check) = (0, 0, 0);
         for ((root, searched), &(code, _)) in recorder.searches.iter().zip(&game.plies) {
             assert_eq!(root, &pos);
+            let m = crate::moves::decode(&pos, code).unwrap();
             let (soft, hard, tactical_soft) = (searched.soft_nodes, searched.nodes, searched.tactical_soft_nodes);
             if pos.is_check() {
                 in_check += 1;
@@ -353,10 +354,9 @@ mod tests {
             } else {
                 let expected = (Some(limits.soft), Some(limits.hard), Some(limits.soft / TACTICAL_LIMIT_DIVISOR));
                 assert_eq!((soft, hard, tactical_soft), expected, "out of check: the full limits");
-                let m = crate::moves::decode(&pos, code).unwrap();
                 if is_tactical(m) { tactical += 1 } else { quiet += 1 }
             }
-            pos.play_unchecked(crate::moves::decode(&pos, code).unwrap());
+            pos.play_unchecked(m);
         }
         assert!(tactical > 0 && quiet > 0 && in_check > 0, "{tactical} tactical, {quiet} quiet, {in_check} in check");
         assert_eq!((cost.search.tactical_searches, cost.search.check_searches), (tactical, in_check));

@@ -139,10 +139,9 @@ impl MovePicker<'_> {
         keys.sort_unstable_by(|a, b| b.cmp(a));
         let unsorted = self.moves.clone();
         for (i, &key) in (first..n).zip(keys.iter()) {
-            let from = (u32::MAX - key as u32) as usize;
-            self.moves[i] = unsorted[from];
-            self.scores[i] = MaybeUninit::new(((key >> 32) as u32 ^ SIGN_BIT) as i32);
+            self.moves[i] = unsorted[(u32::MAX - key as u32) as usize];
         }
+        // Sorted, the moves are handed out in order: their scores are not read again.
         self.sorted = true;
     }
 }
