@@ -25,7 +25,7 @@ pub struct Datagen {
     /// Games in each data file
     #[arg(long, default_value_t = datagen::DEFAULT_GAMES_PER_FILE)]
     games_per_file: u64,
-    /// Games played at once, one per thread [default: every core]
+    /// Files written at once, one thread each, which plays its file's games in turn [default: every core]
     #[arg(long, value_parser = at_least_one::<usize>, default_value_t = cores(), hide_default_value = true)]
     threads: usize,
     /// Chooses the openings

@@ -53,7 +53,7 @@ pub struct DatagenSettings {
     pub games: u64,
     /// Games in each data file.
     pub games_per_file: u64,
-    /// Games played at once, one per thread.
+    /// Files written at once, one thread each (no more threads than files to write).
     pub threads: usize,
     /// Chooses the openings.
     pub seed: u64,
@@ -193,6 +193,16 @@ pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Resu
         on_disk.games += row.games;
         on_disk.positions += row.positions;
     }
+    // A file is one thread's work, so threads beyond the files to write would only wait.
+    let threads = settings.threads.clamp(1, to_play.len().max(1));
+    if !to_play.is_empty() && threads < settings.threads {
+        progress(&format!(
+            "{} of {} threads work: {} to write, one thread a file (--games-per-file makes smaller files)",
+            threads,
+            settings.threads,
+            if to_play.len() == 1 { "1 file".to_string() } else { format!("{} files", to_play.len()) },
+        ));
+    }
     let queue = Mutex::new(to_play.into_iter());
     let appending = Mutex::new(());
     let games_done = AtomicU64::new(0);
@@ -202,7 +212,7 @@ pub fn run(settings: &DatagenSettings, progress: &(dyn Fn(&str) + Sync)) -> Resu
     let failure = Mutex::new(None);
     let start = Instant::now();
     std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..settings.threads.max(1))
+        let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| -> Result<(), String> {
                     let signals = Arc::new(Signals::default());
@@ -354,6 +364,23 @@ mod tests {
         assert_eq!((again.games, found), (0, made), "a finished run plays nothing more");
         assert_eq!(check(&one, Depth::Full).unwrap(), report);
         fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn a_run_with_more_threads_than_files_to_write_says_how_many_work() {
+        let dir = std::env::temp_dir().join(format!("harrier-datagen-threads-{}", std::process::id()));
+        let lines = Mutex::new(Vec::new());
+        let (profile, _) = run(&settings(&dir, 3), &|line| lines.lock().unwrap().push(line.to_string())).unwrap();
+        assert_eq!(profile.games, 3);
+        let lines = lines.into_inner().unwrap();
+        assert_eq!(
+            lines.first().map(String::as_str),
+            Some("2 of 3 threads work: 2 files to write, one thread a file (--games-per-file makes smaller files)"),
+            "{lines:?}"
+        );
+        let (again, _) = run(&settings(&dir, 3), &|line| panic!("nothing to write, yet: {line}")).unwrap();
+        assert_eq!(again.games, 0);
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
