@@ -1,7 +1,90 @@
 //! Whether a move gives check, told from the position before it: the search decides most
 //! pruning on that, and a move it prunes should not cost a copy of the position.
 
-use shakmaty::{Bitboard, Chess, Move, Position, Role, attacks};
+use shakmaty::{Bitboard, Chess, Move, Position, Role, Square, attacks};
+
+/// The squares from which each kind of piece would check the opponent's king, and the
+/// mover's pieces that uncover a check by leaving their line: worked out once a node, so
+/// that the test of each move is a few bit operations.
+pub struct CheckSquares {
+    /// The opponent's king, if the board has one.
+    king: Option<Square>,
+    /// Where a pawn of the mover checks the king.
+    pawn: Bitboard,
+    /// Where a knight checks the king.
+    knight: Bitboard,
+    /// Where a bishop (or a queen) checks the king.
+    diagonal: Bitboard,
+    /// Where a rook (or a queen) checks the king.
+    straight: Bitboard,
+    /// The mover's pieces that stand alone between the king and one of the mover's sliders.
+    discoverers: Bitboard,
+}
+
+impl CheckSquares {
+    /// The check squares of the side to move in `pos`.
+    pub fn new(pos: &Chess) -> CheckSquares {
+        let us = pos.turn();
+        let board = pos.board();
+        let Some(king) = board.king_of(!us) else {
+            let none = Bitboard::EMPTY;
+            return CheckSquares {
+                king: None,
+                pawn: none,
+                knight: none,
+                diagonal: none,
+                straight: none,
+                discoverers: none,
+            };
+        };
+        let occupied = board.occupied();
+        let ours = board.by_color(us);
+        let snipers = ours
+            & ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+                | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()));
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = attacks::between(king, sniper) & occupied;
+            if !between.more_than_one() && (between & ours).any() {
+                discoverers |= between;
+            }
+        }
+        CheckSquares {
+            king: Some(king),
+            pawn: attacks::pawn_attacks(!us, king),
+            knight: attacks::knight_attacks(king),
+            diagonal: attacks::bishop_attacks(king, occupied),
+            straight: attacks::rook_attacks(king, occupied),
+            discoverers,
+        }
+    }
+
+    /// True when the legal move `m` in `pos`, the position these squares were worked out
+    /// for, checks the opponent's king.
+    #[inline]
+    pub fn gives_check(&self, pos: &Chess, m: Move) -> bool {
+        // A promotion may check along the line its pawn leaves, castling and en passant
+        // move two pieces: all are rare enough for the general test.
+        let Move::Normal { role, from, to, promotion: None, .. } = m else {
+            return gives_check(pos, m);
+        };
+        let Some(king) = self.king else {
+            return false;
+        };
+        // A slider cannot have stood between the king and `to` on its own line: it would
+        // have been checking already. So the squares seen from the king before the move
+        // are the ones it checks from after it.
+        let direct = match role {
+            Role::Pawn => self.pawn.contains(to),
+            Role::Knight => self.knight.contains(to),
+            Role::Bishop => self.diagonal.contains(to),
+            Role::Rook => self.straight.contains(to),
+            Role::Queen => (self.diagonal | self.straight).contains(to),
+            Role::King => false,
+        };
+        direct || (self.discoverers.contains(from) && !attacks::aligned(from, to, king))
+    }
+}
 
 /// True when the legal move `m` in `pos` checks the opponent's king: directly from its
 /// destination or by uncovering one of the mover's sliders.
@@ -43,18 +126,21 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode};
 
-    /// Compares [`gives_check`] with playing the move at every node below `pos` to
-    /// `depth` plies; returns the checks found.
+    /// Compares [`gives_check`] and [`CheckSquares::gives_check`] with playing the move at
+    /// every node below `pos` to `depth` plies; returns the checks found.
     fn check_tree(pos: &Chess, depth: u32) -> u64 {
         if depth == 0 {
             return 0;
         }
         let mut checks = 0;
+        let squares = CheckSquares::new(pos);
         for m in pos.legal_moves() {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let expected = child.is_check();
-            assert_eq!(gives_check(pos, m), expected, "{m} in {}", Fen::from_position(pos, EnPassantMode::Legal));
+            let fen = Fen::from_position(pos, EnPassantMode::Legal);
+            assert_eq!(gives_check(pos, m), expected, "{m} in {fen}");
+            assert_eq!(squares.gives_check(pos, m), expected, "check squares: {m} in {fen}");
             checks += u64::from(expected) + check_tree(&child, depth - 1);
         }
         checks

@@ -5,7 +5,7 @@
 use once_cell::sync::Lazy;
 use shakmaty::{Chess, Move, Position};
 
-use super::check::gives_check;
+use super::check::CheckSquares;
 use super::history::{NO_PIECE_TO, PieceTo, piece_to};
 use super::movepick::{MovePicker, OrderingHints};
 use super::params::TABLEBASE_DRAFT_BONUS;
@@ -294,6 +294,7 @@ impl Worker {
                 <= alpha;
         let lmp_tries = tunables::lmp_base() + depth * depth;
         let lmp_limit = if improving { lmp_tries } else { lmp_tries * tunables::lmp_not_improving_percent() / 100 };
+        let check_squares = CheckSquares::new(pos);
 
         for m in picker {
             let code = encode(m);
@@ -301,7 +302,7 @@ impl Worker {
                 continue;
             }
             let quiet = !is_tactical(m);
-            let gives_check = gives_check(pos, m);
+            let gives_check = check_squares.gives_check(pos, m);
 
             if P::FEATURES.pruning && !PV && !in_check && quiet && !gives_check && best_value > -MATE_BOUND {
                 if depth <= tunables::lmp_max_depth() && quiet_count as i32 >= lmp_limit {
