@@ -9,7 +9,7 @@ use super::params::QUIESCENCE_DRAFT;
 use super::presets::Preset;
 use super::see::{may_lose_material, see};
 use super::worker::Worker;
-use crate::moves::{NO_MOVE, encode, is_tactical, role_value};
+use crate::moves::{NO_MOVE, encode, role_value, tactical_moves};
 use crate::search::tt::TtBound;
 use crate::search::tunables;
 use crate::search::{INFINITY, MATE_BOUND, MAX_PLY, mated_in};
@@ -74,8 +74,7 @@ impl Worker {
             alpha = alpha.max(stand_pat);
             best_value = stand_pat;
             // Generated only now: a stand pat at or above beta needs no moves.
-            moves = pos.legal_moves();
-            moves.retain(|m| is_tactical(*m));
+            moves = tactical_moves(pos);
         }
 
         let tt_move = tt_hit.map_or(NO_MOVE, |h| h.mv);
