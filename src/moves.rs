@@ -8,7 +8,7 @@
 use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square, uci::UciMove};
 
 mod tactical;
-pub use tactical::tactical_moves;
+pub use tactical::{lone_blockers, tactical_moves};
 
 /// A move packed into 16 bits: from (6) | to (6) << 6 | promotion role (3) << 12.
 /// Castling is encoded king-square to rook-square, so every legal move has its own code.

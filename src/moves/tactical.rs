@@ -63,7 +63,7 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
         }
     }
 
-    let pinned = pinned_or_shielding(board, theirs, king);
+    let pinned = lone_blockers(board, theirs, king);
     moves.retain(|m| keeps_king_safe(pos, king, *m, pinned));
     moves
 }
@@ -80,19 +80,21 @@ fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Opti
     }
 }
 
-/// The pieces that stand alone between `king` and a slider of `enemy`'s that aims at it.
-fn pinned_or_shielding(board: &shakmaty::Board, enemy: Bitboard, king: Square) -> Bitboard {
-    let snipers = enemy
+/// The pieces, of either side, that stand alone between `king` and one of the sliders in
+/// `side` that aims at it along its line: the pieces pinned to their king when `side` is
+/// the king's opponent, and those whose move uncovers a check when `side` holds them too.
+pub fn lone_blockers(board: &shakmaty::Board, side: Bitboard, king: Square) -> Bitboard {
+    let snipers = side
         & ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
             | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()));
-    let mut pinned = Bitboard::EMPTY;
+    let mut blockers = Bitboard::EMPTY;
     for sniper in snipers {
         let between = attacks::between(king, sniper) & board.occupied();
         if !between.more_than_one() {
-            pinned |= between;
+            blockers |= between;
         }
     }
-    pinned
+    blockers
 }
 
 /// True when the pseudo-legal `m` leaves the mover's `king` out of check: a pinned piece

@@ -3,6 +3,8 @@
 
 use shakmaty::{Bitboard, Chess, Move, Position, Role, Square, attacks};
 
+use crate::moves::lone_blockers;
+
 /// The squares from which each kind of piece would check the opponent's king, and the
 /// mover's pieces that uncover a check by leaving their line: worked out once a node, so
 /// that the test of each move is a few bit operations.
@@ -39,16 +41,8 @@ impl CheckSquares {
         };
         let occupied = board.occupied();
         let ours = board.by_color(us);
-        let snipers = ours
-            & ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-                | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()));
-        let mut discoverers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let between = attacks::between(king, sniper) & occupied;
-            if !between.more_than_one() && (between & ours).any() {
-                discoverers |= between;
-            }
-        }
+        // A lone blocker of the mover's own slider uncovers a check when it leaves the line.
+        let discoverers = lone_blockers(board, ours, king) & ours;
         CheckSquares {
             king: Some(king),
             pawn: attacks::pawn_attacks(!us, king),
