@@ -27,13 +27,26 @@ const MAX_MOVES: usize = 270;
 /// only the first few, all-nodes need them all, and one sort is cheaper than many scans.
 const SELECT_BEFORE_SORT: usize = 3;
 
+/// Room for the scores of one node's moves, kept in the node's frame beside its move list.
+/// The picker borrows it rather than owning it: a picker that owned its scores was copied,
+/// a kilobyte a node, from the constructor's frame to the node's.
+pub struct MoveScores([MaybeUninit<i32>; MAX_MOVES]);
+
+impl MoveScores {
+    /// Unwritten room: the picker writes the score of each move it is given.
+    #[inline(always)]
+    pub fn unwritten() -> MoveScores {
+        MoveScores([const { MaybeUninit::uninit() }; MAX_MOVES])
+    }
+}
+
 /// Hands out the moves of one node in order of promise. It orders the node's own move
 /// list in place, and leaves the scores of the slots past the list unwritten: a node
 /// copies neither the list nor a cleared score array.
 pub struct MovePicker<'a> {
     moves: &'a mut MoveList,
     /// The score of each move; only the first `moves.len()` are written.
-    scores: [MaybeUninit<i32>; MAX_MOVES],
+    scores: &'a mut [MaybeUninit<i32>; MAX_MOVES],
     next: usize,
     sorted: bool,
 }
@@ -60,14 +73,18 @@ pub struct OrderingHints<H, C, S> {
 pub type Unused = fn(Move) -> i32;
 
 impl<'a> MovePicker<'a> {
-    /// Scores `moves` for a main-search node.
-    pub fn new<H, C, S>(moves: &'a mut MoveList, hints: &OrderingHints<H, C, S>) -> MovePicker<'a>
+    /// Scores `moves` for a main-search node, into `scores`.
+    pub fn new<H, C, S>(
+        moves: &'a mut MoveList,
+        scores: &'a mut MoveScores,
+        hints: &OrderingHints<H, C, S>,
+    ) -> MovePicker<'a>
     where
         H: Fn(Move) -> i32,
         C: Fn(Move) -> i32,
         S: Fn(Move) -> i32,
     {
-        let mut scores = [const { MaybeUninit::uninit() }; MAX_MOVES];
+        let scores = &mut scores.0;
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             let code = encode(m);
             *score = MaybeUninit::new(if code == hints.tt_move {
@@ -91,9 +108,9 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Scores captures and promotions (or evasions) for quiescence: the table move
-    /// `tt_move` first, then MVV-LVA.
-    pub fn tactical(moves: &'a mut MoveList, tt_move: MoveCode) -> MovePicker<'a> {
-        let mut scores = [const { MaybeUninit::uninit() }; MAX_MOVES];
+    /// `tt_move` first, then MVV-LVA, into `scores`.
+    pub fn tactical(moves: &'a mut MoveList, scores: &'a mut MoveScores, tt_move: MoveCode) -> MovePicker<'a> {
+        let scores = &mut scores.0;
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             *score = MaybeUninit::new(if encode(m) == tt_move { TT_MOVE } else { mvv_lva(m) });
         }
@@ -197,7 +214,7 @@ mod tests {
             capture_history: None::<Unused>,
             see: None::<Unused>,
         };
-        let order: Vec<Move> = MovePicker::new(&mut pos.legal_moves(), &hints).collect();
+        let order: Vec<Move> = MovePicker::new(&mut pos.legal_moves(), &mut MoveScores::unwritten(), &hints).collect();
         assert_eq!(order.len(), 48);
         assert_eq!(order[0], tt);
         let captures = pos.legal_moves().iter().filter(|m| m.is_capture()).count();
@@ -244,7 +261,7 @@ mod tests {
             let quiets: Vec<Move> = moves.iter().copied().filter(|&m| !is_tactical(m)).collect();
             let mut only_quiets = moves.clone();
             only_quiets.retain(|m| !is_tactical(*m));
-            let order: Vec<Move> = MovePicker::new(&mut only_quiets, &hints).collect();
+            let order: Vec<Move> = MovePicker::new(&mut only_quiets, &mut MoveScores::unwritten(), &hints).collect();
             assert_eq!(order, promised_order(&quiets, history), "scores modulo {modulus}");
         }
     }
@@ -269,7 +286,7 @@ mod tests {
             capture_history: Some(learned),
             see: None::<Unused>,
         };
-        let order: Vec<Move> = MovePicker::new(&mut pos.legal_moves(), &hints).collect();
+        let order: Vec<Move> = MovePicker::new(&mut pos.legal_moves(), &mut MoveScores::unwritten(), &hints).collect();
         let rank = |m: Move| order.iter().position(|&x| x == m).unwrap();
         assert!(rank(by_queen) < rank(by_pawn), "a capture that keeps cutting off moves up");
         assert_eq!(order[0].capture(), Some(Role::Bishop), "but not past a more valuable victim");

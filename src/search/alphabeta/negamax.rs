@@ -7,7 +7,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::check::CheckSquares;
 use super::history::{NO_PIECE_TO, PieceTo, piece_to};
-use super::movepick::{MovePicker, OrderingHints};
+use super::movepick::{MovePicker, MoveScores, OrderingHints};
 use super::params::TABLEBASE_DRAFT_BONUS;
 use super::presets::Preset;
 use super::see::see;
@@ -271,7 +271,8 @@ impl Worker {
             capture_history: P::FEATURES.history.then_some(capture_score),
             see: P::FEATURES.see_ordering.then_some(see_of),
         };
-        let picker = MovePicker::new(&mut moves, &hints);
+        let mut scores = MoveScores::unwritten();
+        let picker = MovePicker::new(&mut moves, &mut scores, &hints);
 
         let mut best_value = -INFINITY;
         let mut best_move = NO_MOVE;

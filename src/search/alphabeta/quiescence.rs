@@ -4,7 +4,7 @@
 use shakmaty::{Chess, Position, Role};
 
 use super::check::gives_check;
-use super::movepick::MovePicker;
+use super::movepick::{MovePicker, MoveScores};
 use super::params::QUIESCENCE_DRAFT;
 use super::presets::Preset;
 use super::see::{may_lose_material, see};
@@ -46,22 +46,12 @@ impl Worker {
         let may_store = P::FEATURES.transposition_table && tt_hit.is_none_or(|h| h.depth <= QUIESCENCE_DRAFT);
         let original_alpha = alpha;
         let in_check = pos.is_check();
-        let mut moves;
-        let raw_eval;
-        let stand_pat;
-        let mut best_value;
-        if in_check {
-            moves = pos.legal_moves();
-            if moves.is_empty() {
-                return mated_in(ply);
-            }
-            raw_eval = -INFINITY;
-            stand_pat = -INFINITY;
-            best_value = -INFINITY;
+        let (raw_eval, stand_pat) = if in_check {
+            (-INFINITY, -INFINITY)
         } else {
-            raw_eval = tt_hit.map_or_else(|| self.evaluator.evaluate(pos, ply), |h| h.eval);
+            let raw_eval = tt_hit.map_or_else(|| self.evaluator.evaluate(pos, ply), |h| h.eval);
             let static_eval = self.static_eval::<P>(pos, raw_eval);
-            stand_pat = match tt_hit {
+            let stand_pat = match tt_hit {
                 Some(hit) if hit.value.abs() < MATE_BOUND && hit.settles(static_eval, static_eval) => hit.value,
                 _ => static_eval,
             };
@@ -71,15 +61,21 @@ impl Worker {
                 }
                 return stand_pat;
             }
-            alpha = alpha.max(stand_pat);
-            best_value = stand_pat;
-            // Generated only now: a stand pat at or above beta needs no moves.
-            moves = tactical_moves(pos);
+            (raw_eval, stand_pat)
+        };
+        // Generated only now, a stand pat at or above beta needs no moves; and in one
+        // statement, so that the list is written where it stays, not copied there.
+        let mut moves = if in_check { pos.legal_moves() } else { tactical_moves(pos) };
+        if in_check && moves.is_empty() {
+            return mated_in(ply);
         }
+        alpha = alpha.max(stand_pat);
+        let mut best_value = stand_pat;
 
         let tt_move = tt_hit.map_or(NO_MOVE, |h| h.mv);
         let mut best_move = NO_MOVE;
-        for m in MovePicker::tactical(&mut moves, tt_move) {
+        let mut scores = MoveScores::unwritten();
+        for m in MovePicker::tactical(&mut moves, &mut scores, tt_move) {
             if !in_check {
                 let gain = m.capture().map_or(0, role_value)
                     + if m.is_en_passant() { role_value(Role::Pawn) } else { 0 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 use shakmaty::{Chess, Move, Position};
 
 use super::history::piece_to;
-use super::movepick::{MovePicker, OrderingHints, Unused};
+use super::movepick::{MovePicker, MoveScores, OrderingHints, Unused};
 use super::presets::Preset;
 use super::worker::Worker;
 use super::{VERBOSE_AFTER_MS, see};
@@ -42,7 +42,9 @@ impl Worker {
             capture_history: None::<Unused>,
             see: Some(see_of),
         };
-        MovePicker::new(&mut legal, &hints).map(|mv| RootMove { mv, value: -INFINITY, nodes: 0 }).collect()
+        MovePicker::new(&mut legal, &mut MoveScores::unwritten(), &hints)
+            .map(|mv| RootMove { mv, value: -INFINITY, nodes: 0 })
+            .collect()
     }
 
     /// One iteration over the root moves; returns the best value (fail-soft).
