@@ -6,7 +6,7 @@ use shakmaty::{Color, Move, Role};
 
 use super::correction::CorrectionHistory;
 use super::params::HISTORY_MAX;
-use crate::moves::{MoveCode, NO_MOVE};
+use crate::moves::{MoveCode, NO_MOVE, encode};
 use crate::search::MAX_PLY;
 use crate::search::tunables;
 
@@ -133,10 +133,18 @@ impl ContinuationHistory {
     /// no earlier move).
     #[inline]
     pub fn score(&self, previous: PieceTo, current: PieceTo) -> i32 {
+        self.replies_to(previous).map_or(0, |replies| i32::from(replies[current as usize]))
+    }
+
+    /// The scores of every reply to `previous` (`None` when there is no earlier move),
+    /// indexed by the reply's [`PieceTo`].
+    #[inline]
+    fn replies_to(&self, previous: PieceTo) -> Option<&[i16; PIECE_TO_COUNT]> {
         if previous == NO_PIECE_TO {
-            return 0;
+            return None;
         }
-        i32::from(self.0[previous as usize * PIECE_TO_COUNT + current as usize])
+        let start = previous as usize * PIECE_TO_COUNT;
+        self.0[start..start + PIECE_TO_COUNT].try_into().ok()
     }
 
     /// Rewards the cutoff move `best` and punishes the quiets `tried` before it, all as
@@ -242,6 +250,26 @@ impl CaptureHistory {
     }
 }
 
+/// One node's view of the quiet-move histories: the mover's butterfly table and the
+/// continuation scores of replies to the moves one and two plies back. The rows are found
+/// once a node, not once a move; a move's score is the sum of its three entries.
+pub struct QuietScorer<'a> {
+    side: Color,
+    butterfly: &'a [[i32; 64]; 64],
+    replies: [Option<&'a [i16; PIECE_TO_COUNT]>; 2],
+}
+
+impl QuietScorer<'_> {
+    /// The history score of the quiet move `m`.
+    #[inline]
+    pub fn score(&self, m: Move) -> i32 {
+        let code = encode(m) as usize;
+        let moved = piece_to(self.side, m) as usize;
+        let continuation = |replies: Option<&[i16; PIECE_TO_COUNT]>| replies.map_or(0, |row| i32::from(row[moved]));
+        self.butterfly[code & 63][(code >> 6) & 63] + continuation(self.replies[0]) + continuation(self.replies[1])
+    }
+}
+
 /// Everything one thread learns from its searches: move order from cutoffs and the
 /// static evaluation's corrections. Kept between searches, forgotten at a new game.
 #[derive(Default)]
@@ -261,6 +289,17 @@ pub struct Histories {
 }
 
 impl Histories {
+    /// The quiet-move histories of `side` after the moves `previous` (one and two plies
+    /// back), looked up once for a node's moves.
+    #[inline]
+    pub fn quiet_scorer(&self, side: Color, previous: [PieceTo; 2]) -> QuietScorer<'_> {
+        QuietScorer {
+            side,
+            butterfly: &self.quiet.0[side as usize],
+            replies: [0, 1].map(|back| self.continuation[back].replies_to(previous[back])),
+        }
+    }
+
     /// Forgets everything (`ucinewgame`).
     pub fn clear(&mut self) {
         self.killers.clear();
@@ -290,6 +329,29 @@ mod tests {
         assert!(history.score(Color::White, moves[1]) >= -HISTORY_MAX);
         assert!(history.score(Color::White, moves[0]) > history.score(Color::White, moves[6]));
         assert_eq!(history.score(Color::Black, moves[0]), 0);
+    }
+
+    #[test]
+    fn a_nodes_quiet_scorer_sums_the_three_tables() {
+        let pos = Chess::default();
+        let m = |uci: &str| crate::moves::parse_uci(&pos, uci).unwrap();
+        let (e4, d4, nf3, c4) = (m("e2e4"), m("d2d4"), m("g1f3"), m("c2c4"));
+        let white = |m: Move| piece_to(Color::White, m);
+        let mut histories = Histories::default();
+        histories.quiet.update(Color::White, 5, encode(nf3), &[encode(c4)]);
+        histories.continuation[0].update(white(e4), 7, white(nf3), &[white(c4)]);
+        histories.continuation[1].update(white(d4), 3, white(c4), &[white(nf3)]);
+        for previous in [[white(e4), white(d4)], [white(d4), NO_PIECE_TO], [NO_PIECE_TO; 2]] {
+            let scorer = histories.quiet_scorer(Color::White, previous);
+            for &mv in pos.legal_moves().iter() {
+                let sum = histories.quiet.score(Color::White, encode(mv))
+                    + histories.continuation[0].score(previous[0], white(mv))
+                    + histories.continuation[1].score(previous[1], white(mv));
+                assert_eq!(scorer.score(mv), sum, "{mv} after {previous:?}");
+            }
+        }
+        let scorer = histories.quiet_scorer(Color::White, [white(e4), white(d4)]);
+        assert!(scorer.score(nf3) > 0 && scorer.score(c4) != 0, "the updates are seen");
     }
 
     #[test]

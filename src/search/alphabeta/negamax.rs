@@ -259,7 +259,8 @@ impl Worker {
         // The moves one and two plies back, for continuation history and counter moves.
         let previous = [1, 2].map(|back| if ply >= back { self.line.plies[ply - back].moved } else { NO_PIECE_TO });
         let counter = if P::FEATURES.history { self.histories.counters.get(previous[0]) } else { NO_MOVE };
-        let quiet_score = |m: Move| self.quiet_score(side, m, previous);
+        let quiet_scorer = self.histories.quiet_scorer(side, previous);
+        let quiet_score = |m: Move| quiet_scorer.score(m);
         let capture_history = &self.histories.captures;
         let capture_score = |m: Move| capture_history.score(side, m);
         let see_of = |m: Move| see(pos, m);
@@ -497,10 +498,7 @@ impl Worker {
     /// continuation histories after the moves `previous` (one and two plies back).
     #[inline]
     fn quiet_score(&self, side: shakmaty::Color, m: Move, previous: [PieceTo; 2]) -> i32 {
-        let moved = piece_to(side, m);
-        self.histories.quiet.score(side, encode(m))
-            + self.histories.continuation[0].score(previous[0], moved)
-            + self.histories.continuation[1].score(previous[1], moved)
+        self.histories.quiet_scorer(side, previous).score(m)
     }
 
     /// Updates the ordering tables after `best` cut off at `depth`: a quiet cutoff feeds the
