@@ -138,8 +138,8 @@ pub fn run_bandwidth(nodes: u64, evaluation: Evaluation, mut each: impl FnMut(us
 }
 
 /// Runs `search` on every bench position under `limits`. `search` clears its searcher's
-/// memory (a transposition table of 16 MB and the histories: about 5 % of the whole run's
-/// time), then searches, and returns the search's nodes and time without the clearing.
+/// memory (the table and the histories), then searches, and returns the search's nodes and
+/// its time without the clearing.
 fn over_positions(
     limits: Limits,
     mut search: impl FnMut(&SearchJob) -> (u64, Duration),

@@ -133,7 +133,7 @@ impl ContinuationHistory {
     /// no earlier move).
     #[inline]
     pub fn score(&self, previous: PieceTo, current: PieceTo) -> i32 {
-        self.replies_to(previous).map_or(0, |replies| i32::from(replies[current as usize]))
+        reply_score(self.replies_to(previous), current)
     }
 
     /// The scores of every reply to `previous` (`None` when there is no earlier move),
@@ -250,12 +250,19 @@ impl CaptureHistory {
     }
 }
 
-/// One node's view of the quiet-move histories: the mover's butterfly table and the
-/// continuation scores of replies to the moves one and two plies back. The rows are found
+/// The score of the reply `current` in the row `replies` of one earlier move (0 when there
+/// is no earlier move).
+#[inline]
+fn reply_score(replies: Option<&[i16; PIECE_TO_COUNT]>, current: PieceTo) -> i32 {
+    replies.map_or(0, |row| i32::from(row[current as usize]))
+}
+
+/// One node's view of the quiet-move histories: the butterfly table and the continuation
+/// scores of replies to the moves one and two plies back. The continuation rows are found
 /// once a node, not once a move; a move's score is the sum of its three entries.
 pub struct QuietScorer<'a> {
     side: Color,
-    butterfly: &'a [[i32; 64]; 64],
+    butterfly: &'a History,
     replies: [Option<&'a [i16; PIECE_TO_COUNT]>; 2],
 }
 
@@ -263,10 +270,10 @@ impl QuietScorer<'_> {
     /// The history score of the quiet move `m`.
     #[inline]
     pub fn score(&self, m: Move) -> i32 {
-        let code = encode(m) as usize;
-        let moved = piece_to(self.side, m) as usize;
-        let continuation = |replies: Option<&[i16; PIECE_TO_COUNT]>| replies.map_or(0, |row| i32::from(row[moved]));
-        self.butterfly[code & 63][(code >> 6) & 63] + continuation(self.replies[0]) + continuation(self.replies[1])
+        let moved = piece_to(self.side, m);
+        self.butterfly.score(self.side, encode(m))
+            + reply_score(self.replies[0], moved)
+            + reply_score(self.replies[1], moved)
     }
 }
 
@@ -295,7 +302,7 @@ impl Histories {
     pub fn quiet_scorer(&self, side: Color, previous: [PieceTo; 2]) -> QuietScorer<'_> {
         QuietScorer {
             side,
-            butterfly: &self.quiet.0[side as usize],
+            butterfly: &self.quiet,
             replies: [0, 1].map(|back| self.continuation[back].replies_to(previous[back])),
         }
     }
