@@ -13,17 +13,17 @@ pub const MIN_ELO: u32 = 800;
 pub const MAX_ELO: u32 = 2850;
 /// `UCI_Elo` against the skill (0 to [`MAX_SKILL`], in tenths) that plays at it, rising:
 /// the calibrated mapping (see `docs/levels.md`), interpolated between its points.
-// Measured (hand-crafted evaluation, bench 2449655) at 10+0.1 in 192 games against Stockfish 15.1 UCI_Elo,
-// 2026-11-26: tools/calibrate_levels.py.
+// Measured (network g8a) at 10+0.1 in 330 games against Stockfish 15.1 UCI_Elo, 2026-11-29:
+// tools/calibrate_levels.py.
 const ELO_SKILL_TENTHS: [(u32, u32); 12] = [
-    (MIN_ELO, 0),
-    (1000, 33),
-    (1200, 70),
-    (1400, 98),
-    (1600, 120),
-    (1800, 153),
-    (2000, 188),
-    (2200, 200),
+    (MIN_ELO, 1),
+    (1000, 29),
+    (1200, 53),
+    (1400, 77),
+    (1600, 104),
+    (1800, 126),
+    (2000, 156),
+    (2200, 194),
     (2400, 200),
     (2600, 200),
     (2800, 200),
@@ -33,8 +33,12 @@ const ELO_SKILL_TENTHS: [(u32, u32); 12] = [
 const NODES_AT_ZERO: f64 = 64.0;
 /// ...doubling every this many tenths of skill (skill 19 allows about 148,000).
 const TENTHS_PER_DOUBLING: f64 = 17.0;
-/// Root moves the choice is made among.
-pub const CANDIDATES: usize = 4;
+/// Root moves the choice is made among...
+const CANDIDATES: usize = 4;
+/// ...up to this skill in tenths; above it the choice narrows to the best move alone at
+/// the top, so that the strongest levels meet full strength without a jump (choosing among
+/// four to the end, skill 196 played some 290 Elo below full strength at 10+0.1).
+const NARROWING_FROM_TENTHS: u32 = 180;
 /// The temperature of the choice at skill 0, in centipawns...
 const TEMPERATURE_AT_ZERO: f64 = 250.0;
 /// ...and at the full skill.
@@ -68,6 +72,14 @@ impl Level {
     /// The nodes a search at this level may spend.
     pub fn nodes(self) -> u64 {
         (NODES_AT_ZERO * 2f64.powf(f64::from(self.tenths) / TENTHS_PER_DOUBLING)) as u64
+    }
+
+    /// The root moves the choice is made among: [`CANDIDATES`] up to
+    /// [`NARROWING_FROM_TENTHS`], then one fewer at a time down to one below full skill.
+    pub fn candidates(self) -> usize {
+        let span = MAX_SKILL * 10 - NARROWING_FROM_TENTHS;
+        let left = span - self.tenths.saturating_sub(NARROWING_FROM_TENTHS);
+        1 + (CANDIDATES - 1) * left as usize / span as usize
     }
 
     /// The temperature of the move choice in centipawns. It falls with the square of the
@@ -113,6 +125,19 @@ mod tests {
             (MIN_ELO..MAX_ELO).step_by(50).map(|e| Level::from_elo(e).map_or(u64::MAX, Level::nodes)).collect();
         assert!(elos.windows(2).all(|w| w[0] <= w[1]), "{elos:?}");
         assert_eq!(Level::from_elo(100), Level::from_elo(MIN_ELO), "below the range is its bottom");
+    }
+
+    #[test]
+    fn the_choice_narrows_to_the_best_move_below_full_skill() {
+        let counts: Vec<usize> = (0..MAX_SKILL * 10).map(|tenths| Level { tenths }.candidates()).collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+        assert_eq!(counts[0], CANDIDATES);
+        assert_eq!(counts[NARROWING_FROM_TENTHS as usize], CANDIDATES);
+        assert_eq!(counts[NARROWING_FROM_TENTHS as usize + 1], CANDIDATES - 1);
+        assert_eq!(counts.last(), Some(&1));
+        for count in 1..=CANDIDATES {
+            assert!(counts.contains(&count), "no level chooses among {count}: {counts:?}");
+        }
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Play at a level ([`Level`]): a node-limited search of the best few root moves, one of
-//! them chosen on the level's temperature, answered no sooner than a share of the time a
+//! Play at a level ([`Level`]): a node-limited search of the level's best few root moves,
+//! one of them chosen on the level's temperature, answered no sooner than a share of the time a
 //! full search would take.
 
 use std::time::Duration;
@@ -8,7 +8,7 @@ use shakmaty::Position;
 
 use super::AlphaBeta;
 use super::presets::Preset;
-use crate::search::level::{CANDIDATES, Level, TIME_SHARE_PERCENT};
+use crate::search::level::{Level, TIME_SHARE_PERCENT};
 use crate::search::time::TimeManager;
 use crate::search::{Report, Reporter, SearchJob, SearchOutcome};
 
@@ -27,8 +27,9 @@ impl AlphaBeta {
         let floor = time.soft_budget().map(|soft| soft * TIME_SHARE_PERCENT / 100);
         let mut limited = job.clone();
         limited.limits.nodes = Some(job.limits.nodes.map_or(level.nodes(), |nodes| nodes.min(level.nodes())));
-        let outcome = self.search_on::<P>(&limited, reporter, time, self.multi_pv.max(CANDIDATES));
-        let values: Vec<i32> = self.main.lines.iter().map(|report| report.score.value()).collect();
+        let candidates = level.candidates();
+        let outcome = self.search_on::<P>(&limited, reporter, time, self.multi_pv.max(candidates));
+        let values: Vec<i32> = self.main.lines.iter().take(candidates).map(|report| report.score.value()).collect();
         let chosen = self.main.lines.get(level.choose(&values, &mut self.rng)).filter(|r| !r.pv.is_empty());
         let outcome = match chosen {
             Some(line) => SearchOutcome {
