@@ -37,7 +37,7 @@ const TENTHS_PER_DOUBLING: f64 = 17.0;
 const CANDIDATES: usize = 4;
 /// ...up to this skill in tenths; above it the choice narrows to the best move alone at
 /// the top, so that the strongest levels meet full strength without a jump (choosing among
-/// four to the end, skill 196 played some 290 Elo below full strength at 10+0.1).
+/// four to the end left one; docs/levels.md).
 const NARROWING_FROM_TENTHS: u32 = 180;
 /// The temperature of the choice at skill 0, in centipawns...
 const TEMPERATURE_AT_ZERO: f64 = 250.0;

@@ -1,6 +1,6 @@
 //! Play at a level ([`Level`]): a node-limited search of the level's best few root moves,
-//! one of them chosen on the level's temperature, answered no sooner than a share of the time a
-//! full search would take.
+//! one of them chosen on the level's temperature, answered no sooner than a share of the
+//! time a full search would take.
 
 use std::time::Duration;
 
