@@ -12,9 +12,8 @@ pub const MIN_ELO: u32 = 800;
 /// The strongest `UCI_Elo` offered; at it the engine plays at full strength.
 pub const MAX_ELO: u32 = 2850;
 /// `UCI_Elo` against the skill (0 to [`MAX_SKILL`], in tenths) that plays at it, rising:
-/// the calibrated mapping (see `docs/levels.md`), interpolated between its points.
-// Measured (network g8a) at 10+0.1 in 330 games against Stockfish 15.1 UCI_Elo, 2026-11-29:
-// tools/calibrate_levels.py.
+/// the calibrated mapping, fitted by `tools/calibrate_levels.py` with the network g8a at
+/// 10+0.1 (see `docs/levels.md`), interpolated between its points.
 const ELO_SKILL_TENTHS: [(u32, u32); 12] = [
     (MIN_ELO, 1),
     (1000, 29),
@@ -37,7 +36,7 @@ const TENTHS_PER_DOUBLING: f64 = 17.0;
 const CANDIDATES: usize = 4;
 /// ...up to this skill in tenths; above it the choice narrows to the best move alone at
 /// the top, so that the strongest levels meet full strength without a jump (choosing among
-/// four to the end left one; docs/levels.md).
+/// four up to full skill left a gap below it; docs/levels.md).
 const NARROWING_FROM_TENTHS: u32 = 180;
 /// The temperature of the choice at skill 0, in centipawns...
 const TEMPERATURE_AT_ZERO: f64 = 250.0;
