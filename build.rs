@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The id of the default network: the file `nets/<id>.nnue`, listed in `nets/manifest.tsv`.
-const DEFAULT_NET: &str = "g8a";
+const DEFAULT_NET: &str = "g10a";
 
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));

@@ -7,11 +7,11 @@ use harrier::engine::options::default_evaluation;
 use harrier::search::alphabeta::presets::Selectivity;
 
 /// `harrier bench`'s node count.
-const ALPHA_BETA_SIGNATURE: u64 = 1_728_815;
+const ALPHA_BETA_SIGNATURE: u64 = 1_605_004;
 /// `harrier bench --bandwidth`'s node count.
-const BANDWIDTH_SIGNATURE: u64 = 3_655_019;
+const BANDWIDTH_SIGNATURE: u64 = 3_655_301;
 /// `harrier bench --minimax`'s node count.
-const MINIMAX_SIGNATURE: u64 = 5_576_299;
+const MINIMAX_SIGNATURE: u64 = 5_314_788;
 
 #[test]
 fn alpha_beta_bench_signature_is_unchanged() {
